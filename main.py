@@ -1,0 +1,3 @@
+from posenc_gui.app import main
+
+raise SystemExit(main())

@@ -1,0 +1,193 @@
+"""QApplication set-up, the main window and the command-line entry point."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QFontDatabase, QIcon
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QTabWidget,
+)
+
+from posenc_gui import __version__
+from posenc_gui.engine import Engine, available_devices, check_device
+from posenc_gui.parameters import ParameterPanel
+from posenc_gui.resources import resource_path
+from posenc_gui.tabs import AbsoluteTab, Tab
+from posenc_gui.views.style import TICK_FONT, configure_pyqtgraph
+
+CJK_FALLBACK = "Droid Sans Fallback"
+
+
+class MainWindow(QMainWindow):
+    """One tab per encoding, the shared parameters on the left, readouts in the status bar."""
+
+    def __init__(self, device: str | None = None) -> None:
+        super().__init__()
+        configure_pyqtgraph()
+        self.setWindowTitle("posenc-gui — positional encodings")
+        self.setWindowIcon(QIcon(str(resource_path("icons", "posenc-gui.svg"))))
+        self.engine = Engine(device, parent=self)
+        self.parameters = ParameterPanel()
+        dock = QDockWidget("Shared parameters", self, objectName="parameters_dock")
+        dock.setWidget(self.parameters)
+        dock.setFeatures(QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+
+        self.tabs = QTabWidget(objectName="tabs")
+        self.tabs.addTab(AbsoluteTab(self.engine, self.parameters), "Absolute")
+        self.setCentralWidget(self.tabs)
+
+        self.hover_label = QLabel(objectName="hover")
+        self.timing_label = QLabel(objectName="timing")
+        self.device_label = QLabel(objectName="device_label")
+        self.statusBar().addWidget(self.hover_label, 1)
+        self.statusBar().addPermanentWidget(self.timing_label)
+        self.statusBar().addPermanentWidget(self.device_label)
+        self._build_menus()
+
+        for index in range(self.tabs.count()):
+            self.tab_at(index).hovered.connect(self.hover_label.setText)
+        self.parameters.changed.connect(self.refresh)
+        self.tabs.currentChanged.connect(self.refresh)
+        self.engine.frame_drawn.connect(self._on_frame)
+        self.engine.failed.connect(self._on_failure)
+        self.engine.device_changed.connect(self._on_device)
+        self._on_device(self.engine.device)
+        self.resize(1500, 950)
+        self.refresh()
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        quit_action = QAction("&Quit", self, objectName="quit", shortcut="Ctrl+Q")
+        quit_action.triggered.connect(self.close)
+        file_menu.addAction(quit_action)
+        device_menu = self.menuBar().addMenu("&Device")
+        group = QActionGroup(self)
+        for name in available_devices():
+            action = QAction(name, self, checkable=True, objectName=f"device_{name}")
+            action.setChecked(name == self.engine.device)
+            action.triggered.connect(lambda _=False, n=name: self.engine.set_device(n))
+            group.addAction(action)
+            device_menu.addAction(action)
+        help_menu = self.menuBar().addMenu("&Help")
+        about = QAction("&About posenc-gui", self, objectName="about")
+        about.triggered.connect(self._about)
+        help_menu.addAction(about)
+
+    def _about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About posenc-gui",
+            f"<b>posenc-gui {__version__}</b><p>Transformer positional encodings "
+            "made visible: absolute sinusoidal, relative and rotary.</p>",
+        )
+
+    def tab(self, name: str) -> Tab:
+        """The tab whose objectName is ``name``."""
+        for index in range(self.tabs.count()):
+            if self.tab_at(index).objectName() == name:
+                return self.tab_at(index)
+        raise KeyError(name)
+
+    def tab_at(self, index: int) -> Tab:
+        widget = self.tabs.widget(index)
+        assert isinstance(widget, Tab)
+        return widget
+
+    def refresh(self) -> None:
+        """Recompute the visible tab (hidden tabs catch up when shown)."""
+        self.tab_at(self.tabs.currentIndex()).refresh()
+
+    def _on_frame(self, channel: str, request_id: int, compute_ms: float) -> None:
+        self.timing_label.setText(f"{channel}: compute {compute_ms:.1f} ms")
+
+    def _on_failure(self, channel: str, message: str) -> None:
+        self.statusBar().showMessage(f"{channel}: computation failed — {message}", 10_000)
+
+    def _on_device(self, name: str) -> None:
+        self.device_label.setText(f"device: {name}")
+        for action in self.findChildren(QAction):
+            if action.objectName() == f"device_{name}":
+                action.setChecked(True)
+        self.refresh()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.engine.shutdown()
+        super().closeEvent(event)
+
+
+def install_fonts(app: QApplication) -> None:
+    """Add the bundled CJK font as a fallback after the system font (for 我爱你，中国。)."""
+    QFontDatabase.addApplicationFont(str(resource_path("fonts", "DroidSansFallbackFull.ttf")))
+    for font, setter in ((app.font(), app.setFont), (TICK_FONT, None)):
+        families = [f for f in font.families() if f != CJK_FALLBACK] or [font.family()]
+        font.setFamilies([*families, CJK_FALLBACK])
+        if setter is not None:
+            setter(font)
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="posenc-gui", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"posenc-gui {__version__}")
+    parser.add_argument("--device", help=f"compute device ({', '.join(available_devices())})")
+    parser.add_argument("--seq-len", type=int, help="sequence length")
+    parser.add_argument("--d-model", type=int, help="model dimension (even)")
+    parser.add_argument("--theta", type=float, help="base θ")
+    parser.add_argument(
+        "--tokens", action="store_true", help="label positions with the sentence's characters"
+    )
+    parser.add_argument(
+        "--screenshot",
+        metavar="PNG",
+        help="save the window once the first frame is drawn, then quit",
+    )
+    args = parser.parse_args(argv)
+    if args.device is not None:
+        try:
+            check_device(args.device)
+        except ValueError as exc:
+            parser.error(f"--{exc}")
+    limits = {"seq_len": (1, 8192), "d_model": (2, 2048), "theta": (10.0, 1e7)}
+    for name, (low, high) in limits.items():
+        value = getattr(args, name)
+        if value is not None and not low <= value <= high:
+            parser.error(
+                f"--{name.replace('_', '-')} must be in [{low:g}, {high:g}], got {value:g}"
+            )
+    if args.d_model is not None and args.d_model % 2:
+        parser.error(f"--d-model must be even, got {args.d_model}")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the app; returns the process exit code."""
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("posenc-gui")
+    install_fonts(app)
+    window = MainWindow(device=args.device)
+    for name in ("seq_len", "d_model", "theta"):
+        if getattr(args, name) is not None:
+            getattr(window.parameters, name).setValue(getattr(args, name))
+    if args.tokens:
+        window.tab("absolute").label_tokens.setChecked(True)
+    window.show()
+    if args.screenshot:
+
+        def save(channel: str, request_id: int, _ms: float) -> None:
+            if window.engine.is_current(channel, request_id):
+                QTimer.singleShot(
+                    200, lambda: (window.grab().save(args.screenshot), window.close())
+                )
+
+        window.engine.frame_drawn.connect(save)
+    return app.exec()

@@ -1,0 +1,159 @@
+"""Parameter controls: a slider plus an editable number, always holding a valid value.
+
+Each control's ``objectName`` is its parameter name and ``value()`` / ``setValue()`` speak the
+parameter's own units, so tests and automation can drive the app by name.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QValidator
+from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QSlider, QSpinBox, QWidget
+from superqt.utils import signals_blocked
+
+_LOG_STEPS = 600  # slider positions across a log range: 100 per decade for 10 … 10^7
+
+
+class StepSpinBox(QSpinBox):
+    """A spin box that only accepts multiples of its single step (even numbers for step 2)."""
+
+    def validate(self, text: str, pos: int) -> object:
+        state, text, pos = super().validate(text, pos)
+        if state == QValidator.State.Acceptable and self.valueFromText(text) % self.singleStep():
+            state = QValidator.State.Intermediate
+        return state, text, pos
+
+    def fixup(self, text: str) -> str:
+        try:
+            value = int(text)
+        except ValueError:
+            return text
+        step = self.singleStep()
+        return str(max(self.minimum(), min(self.maximum(), value - value % step)))
+
+
+class _SliderControl(QWidget):
+    """Slider and spin box kept in step; emits ``valueChanged`` once per real change."""
+
+    valueChanged = Signal(object)
+
+    def __init__(
+        self,
+        name: str,
+        box: QSpinBox | QDoubleSpinBox,
+        positions: int,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName(name)
+        self._last: int | float | None = None
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, positions)
+        self.box = box
+        box.setKeyboardTracking(False)  # commit typed numbers on Enter, not per keystroke
+        box.setMinimumWidth(90)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.slider, 1)
+        layout.addWidget(box)
+        self.slider.valueChanged.connect(lambda pos: self.setValue(self._from_position(pos)))
+        box.valueChanged.connect(self.setValue)
+
+    def value(self) -> int | float:
+        return self.box.value()
+
+    def setValue(self, value: float) -> None:
+        """Set the value (clamped and snapped to a valid one); emits only when it changes."""
+        valid = self._valid(value)
+        changed, self._last = valid != self._last, valid
+        with signals_blocked(self.box), signals_blocked(self.slider):
+            self.box.setValue(valid)
+            self.slider.setValue(self._to_position(valid))
+        if changed:
+            self.valueChanged.emit(valid)
+
+    def _valid(self, value: float) -> int | float:
+        raise NotImplementedError
+
+    def _to_position(self, value: float) -> int:
+        raise NotImplementedError
+
+    def _from_position(self, position: int) -> int | float:
+        raise NotImplementedError
+
+
+class IntControl(_SliderControl):
+    """An integer parameter in ``[minimum, maximum]`` restricted to multiples of ``step``."""
+
+    def __init__(
+        self,
+        name: str,
+        minimum: int,
+        maximum: int,
+        value: int,
+        *,
+        step: int = 1,
+        parent: QWidget | None = None,
+    ) -> None:
+        box = StepSpinBox()
+        box.setRange(minimum, maximum)
+        box.setSingleStep(step)
+        self._minimum, self._maximum, self._step = minimum, maximum, step
+        super().__init__(name, box, (maximum - minimum) // step, parent)
+        self.setValue(value)
+
+    def setRange(self, minimum: int, maximum: int) -> None:
+        """Change the allowed range (the value is clamped into it)."""
+        self._minimum, self._maximum = minimum, maximum
+        with signals_blocked(self.box), signals_blocked(self.slider):
+            self.box.setRange(minimum, maximum)
+            self.slider.setRange(0, (maximum - minimum) // self._step)
+        self.setValue(self.value())
+
+    def _valid(self, value: float) -> int:
+        value = round(min(max(value, self._minimum), self._maximum))
+        return value - (value - self._minimum) % self._step
+
+    def _to_position(self, value: float) -> int:
+        return (int(value) - self._minimum) // self._step
+
+    def _from_position(self, position: int) -> int:
+        return self._minimum + position * self._step
+
+
+class LogControl(_SliderControl):
+    """A positive real parameter on a logarithmic slider (e.g. RoPE's base θ)."""
+
+    def __init__(
+        self,
+        name: str,
+        minimum: float,
+        maximum: float,
+        value: float,
+        *,
+        decimals: int = 1,
+        parent: QWidget | None = None,
+    ) -> None:
+        box = QDoubleSpinBox()
+        box.setRange(minimum, maximum)
+        box.setDecimals(decimals)
+        box.setStepType(QDoubleSpinBox.StepType.AdaptiveDecimalStepType)
+        self._log_min, self._log_max = math.log10(minimum), math.log10(maximum)
+        self._minimum, self._maximum, self._decimals = minimum, maximum, decimals
+        super().__init__(name, box, _LOG_STEPS, parent)
+        self.setValue(value)
+
+    def _valid(self, value: float) -> float:
+        if not math.isfinite(value):
+            return self.value()
+        return round(min(max(float(value), self._minimum), self._maximum), self._decimals)
+
+    def _to_position(self, value: float) -> int:
+        fraction = (math.log10(value) - self._log_min) / (self._log_max - self._log_min)
+        return round(fraction * _LOG_STEPS)
+
+    def _from_position(self, position: int) -> float:
+        exponent = self._log_min + (self._log_max - self._log_min) * position / _LOG_STEPS
+        return 10.0**exponent

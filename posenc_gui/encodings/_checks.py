@@ -1,0 +1,41 @@
+"""Argument checks shared by the encodings: each raises ValueError naming the parameter."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+
+def check_int(name: str, value: object, low: int, high: int | None = None) -> int:
+    """Return ``value`` as int if it is an integer in ``[low, high]``, else raise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    upper = "∞" if high is None else str(high)
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"{name} must be in [{low}, {upper}], got {value}")
+    return int(value)
+
+
+def check_even(name: str, value: object, low: int = 2, high: int | None = None) -> int:
+    """Return ``value`` if it is an even integer in ``[low, high]``, else raise."""
+    value = check_int(name, value, low, high)
+    if value % 2:
+        raise ValueError(f"{name} must be even, got {value}")
+    return value
+
+
+def check_base(name: str, value: object) -> float:
+    """Return ``value`` as float if it is a finite number > 1 (a RoPE / sinusoid base)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    value = float(value)
+    if not math.isfinite(value) or value <= 1.0:
+        raise ValueError(f"{name} must be a finite number > 1, got {value}")
+    return value
+
+
+def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+    """Return ``value`` if it is one of ``choices``, else raise."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+    return str(value)

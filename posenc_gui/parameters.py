@@ -1,0 +1,34 @@
+"""The parameters every tab shares: sequence length, model dimension and base θ."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFormLayout, QWidget
+
+from posenc_gui.controls import IntControl, LogControl
+
+SEQ_LEN_RANGE = (1, 8192)
+D_MODEL_RANGE = (2, 2048)
+THETA_RANGE = (10.0, 1e7)
+
+
+class ParameterPanel(QWidget):
+    """Shared controls; ``changed`` fires once for any change of any of them."""
+
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("parameters")
+        self.seq_len = IntControl("seq_len", *SEQ_LEN_RANGE, 64)
+        self.d_model = IntControl("d_model", *D_MODEL_RANGE, 128, step=2)
+        self.theta = LogControl("theta", *THETA_RANGE, 10000.0)
+        form = QFormLayout(self)
+        form.addRow("seq_len (positions)", self.seq_len)
+        form.addRow("d_model (even)", self.d_model)
+        form.addRow("base θ (log scale)", self.theta)
+        for control in (self.seq_len, self.d_model, self.theta):
+            control.setToolTip(
+                f"{control.objectName()}: {control.box.minimum():g} … {control.box.maximum():g}"
+            )
+            control.valueChanged.connect(self.changed)

@@ -1,0 +1,6 @@
+"""One tab per encoding: its controls and which views, nothing else."""
+
+from posenc_gui.tabs.absolute import AbsoluteTab
+from posenc_gui.tabs.base import Tab
+
+__all__ = ["AbsoluteTab", "Tab"]

@@ -1,0 +1,160 @@
+"""The Absolute tab: the sinusoidal table, its waveforms and its similarity structure."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
+
+from posenc_gui.controls import IntControl
+from posenc_gui.engine import Engine
+from posenc_gui.engine.absolute import AbsoluteFrame, AbsoluteParams, compute_absolute
+from posenc_gui.parameters import ParameterPanel
+from posenc_gui.tabs.base import Tab
+from posenc_gui.views import Curve, CurvesView, HeatmapView
+
+DEFAULT_SENTENCE = "我爱你，中国。"
+NOTE = (
+    "PE[p, 2i] = sin(p·ω<sub>i</sub>), PE[p, 2i+1] = cos(p·ω<sub>i</sub>), "
+    "ω<sub>i</sub> = θ<sup>−2i/d</sup>. PE(p)·PE(p+k) = Σ<sub>i</sub> cos(k·ω<sub>i</sub>) "
+    "depends on k only."
+)
+
+
+def parse_dimensions(text: str) -> list[int]:
+    """``"0, 2, 8"`` → ``[0, 2, 8]``; raises ValueError naming the parameter otherwise."""
+    try:
+        dims = [int(part) for part in text.replace(",", " ").split()]
+    except ValueError:
+        raise ValueError("dimensions must be whole numbers separated by commas") from None
+    if not dims:
+        raise ValueError("dimensions must list at least one dimension")
+    return dims
+
+
+class AbsoluteTab(Tab):
+    compute = staticmethod(compute_absolute)
+
+    def __init__(
+        self, engine: Engine, parameters: ParameterPanel, parent: QWidget | None = None
+    ) -> None:
+        super().__init__("absolute", engine, parameters, parent)
+        self.layout_choice = QComboBox(objectName="layout")
+        self.layout_choice.addItem("interleaved (paper)", "interleaved")
+        self.layout_choice.addItem("concatenated [sin | cos]", "concat")
+        self.similarity = QComboBox(objectName="similarity")
+        self.similarity.addItem("dot product PE·PE", False)
+        self.similarity.addItem("cosine", True)
+        self.reference_position = IntControl(
+            "reference_position", 0, parameters.seq_len.value() - 1, 0
+        )
+        self.dimensions = QLineEdit("0, 2, 8, 32", objectName="dimensions")
+        self.tokens = QLineEdit(DEFAULT_SENTENCE, objectName="tokens")
+        self.label_tokens = QCheckBox("label positions with tokens", objectName="label_tokens")
+        note = QLabel(NOTE)
+        note.setWordWrap(True)
+        for label, widget in (
+            ("layout", self.layout_choice),
+            ("similarity", self.similarity),
+            ("reference position p", self.reference_position),
+            ("waveform dimensions", self.dimensions),
+            ("sentence", self.tokens),
+        ):
+            self.controls.addRow(label, widget)
+        for widget in (self.label_tokens, self.message, note):
+            self.controls.addRow(widget)
+
+        self.table_view = HeatmapView("(a) PE[position, dimension]", "dimension", "position", "PE")
+        self.wave_view = CurvesView("(b) Waveforms PE[:, i]", "position", "PE")
+        self.similarity_view = HeatmapView(
+            "(c) Similarity PE·PEᵀ", "position", "position", "similarity"
+        )
+        self.offset_view = CurvesView(
+            "(d) PE(p)·PE(p+k) against distance k", "distance k", "similarity"
+        )
+        self.add_view(self.table_view, 0, 0)
+        self.add_view(self.wave_view, 0, 1)
+        self.add_view(self.similarity_view, 1, 0)
+        self.add_view(self.offset_view, 1, 1)
+
+        parameters.seq_len.valueChanged.connect(
+            lambda n: self.reference_position.setRange(0, n - 1)
+        )
+        self.label_tokens.toggled.connect(self._follow_tokens)
+        self.tokens.textChanged.connect(self._follow_tokens)
+        for signal in (
+            self.layout_choice.currentIndexChanged,
+            self.similarity.currentIndexChanged,
+            self.reference_position.valueChanged,
+            self.dimensions.editingFinished,
+            self.label_tokens.toggled,
+        ):
+            signal.connect(self.refresh)
+
+    def token_labels(self) -> list[str] | None:
+        """One label per position when labelling with tokens, else None."""
+        return list(self.tokens.text()) if self.label_tokens.isChecked() else None
+
+    def _follow_tokens(self) -> None:
+        """With token labels on, seq_len is the sentence length and cannot be moved."""
+        on = self.label_tokens.isChecked()
+        self.parameters.seq_len.setEnabled(not on)
+        if on and self.tokens.text():
+            self.parameters.seq_len.setValue(len(self.tokens.text()))
+            self.refresh()
+
+    def request(self) -> AbsoluteParams:
+        try:
+            dims = tuple(parse_dimensions(self.dimensions.text()))
+            self.message.clear()
+        except ValueError as exc:
+            dims = ()
+            self.message.setText(str(exc))
+        d_model = self.parameters.d_model.value()
+        if any(i >= d_model for i in dims):
+            self.message.setText(f"dimensions must be in [0, {d_model - 1}]; others are skipped")
+        if self.label_tokens.isChecked() and not self.tokens.text():
+            self.message.setText("sentence must not be empty to label positions with tokens")
+        return AbsoluteParams(
+            seq_len=self.parameters.seq_len.value(),
+            d_model=d_model,
+            theta=self.parameters.theta.value(),
+            layout=self.layout_choice.currentData(),
+            cosine=self.similarity.currentData(),
+            reference_position=self.reference_position.value(),
+            dimensions=dims,
+        )
+
+    def draw(self, frame: AbsoluteFrame) -> None:
+        labels = self.token_labels()
+        if labels is not None and len(labels) != frame.params.seq_len:
+            labels = None
+        self.table_view.set_data(
+            frame.table, y_edges=frame.row_edges, levels=(-1.0, 1.0), row_labels=labels
+        )
+        self.wave_view.set_curves(
+            [
+                Curve(f"dim {i}", frame.positions, wave)
+                for i, wave in zip(frame.dimensions, frame.waveforms, strict=True)
+            ],
+            x_labels=labels,
+        )
+        kind = "cosine" if frame.params.cosine else "PE·PEᵀ"
+        self.similarity_view.plot.setTitle(f"(c) Similarity {kind}", size="12pt")
+        self.similarity_view.set_data(
+            frame.similarity, x_edges=frame.row_edges, y_edges=frame.row_edges, row_labels=labels
+        )
+        p = frame.params.reference_position
+        self.offset_view.set_curves(
+            [
+                Curve(
+                    "Σ cos(k·ω_i) (closed form)",
+                    frame.closed_form_offsets,
+                    frame.closed_form,
+                    dashed=True,
+                ),
+                Curve(
+                    f"PE({min(p, frame.params.seq_len - 1)})·PE(p+k)",
+                    frame.offsets,
+                    frame.by_offset,
+                ),
+            ]
+        )

@@ -1,0 +1,109 @@
+"""A heatmap view: a float array drawn with a colormap and colorbar, hover reads the numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Signal
+
+from posenc_gui.views.style import DIVERGING, TICK_FONT, style_plot
+
+
+def _edges(edges: np.ndarray | None, count: int) -> np.ndarray:
+    return np.arange(count + 1) if edges is None else np.asarray(edges)
+
+
+class HeatmapView(pg.GraphicsLayoutWidget):
+    """Draws ``values[row, col]`` with rows down the left axis and columns along the bottom.
+
+    The image item keeps the float array itself (not pre-coloured RGB), so tests and the hover
+    readout get exact numbers. The view draws what it is handed and decides nothing.
+    """
+
+    hovered = Signal(str)
+
+    def __init__(
+        self,
+        title: str,
+        x_name: str,
+        y_name: str,
+        value_name: str,
+        *,
+        colormap: str = DIVERGING,
+        parent: pg.QtWidgets.QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._names = (x_name, y_name, value_name)
+        self.plot = self.addPlot()
+        style_plot(self.plot, title, x_name, y_name)
+        self.plot.invertY(True)  # position 0 at the top, as in the papers' figures
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.plot.addItem(self.image)
+        self.colorbar = self.plot.addColorBar(
+            self.image, colorMap=colormap, values=(-1, 1), label=value_name, interactive=False
+        )
+        self.colorbar.getAxis("right").setTickFont(TICK_FONT)
+        self._x_edges = self._y_edges = np.arange(2)
+        self._extent: tuple[float, ...] = ()
+        self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+
+    def set_data(
+        self,
+        values: np.ndarray,
+        *,
+        x_edges: np.ndarray | None = None,
+        y_edges: np.ndarray | None = None,
+        levels: tuple[float, float] | None = None,
+        row_labels: Sequence[str] | None = None,
+    ) -> None:
+        """Draw ``values`` ``[rows, cols]``; row ``r`` covers ``y_edges[r] … y_edges[r+1]``.
+
+        ``levels`` default to ``±max|values|`` (centred for the diverging colormap);
+        ``row_labels`` replace the left axis ticks (one label per row).
+        """
+        rows, cols = values.shape
+        self._x_edges, self._y_edges = _edges(x_edges, cols), _edges(y_edges, rows)
+        if levels is None:
+            peak = float(np.max(np.abs(values))) if values.size else 0.0
+            levels = (-peak, peak) if peak > 0 else (-1.0, 1.0)
+        self.image.setImage(values, autoLevels=False)
+        self.colorbar.setLevels(levels)
+        x0, x1 = float(self._x_edges[0]), float(self._x_edges[-1])
+        y0, y1 = float(self._y_edges[0]), float(self._y_edges[-1])
+        self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+        if self._extent != (x0, x1, y0, y1):
+            self._extent = (x0, x1, y0, y1)
+            self.plot.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+        ticks = (
+            None
+            if row_labels is None
+            else [[(float(self._y_edges[r]) + 0.5, label) for r, label in enumerate(row_labels)]]
+        )
+        self.plot.getAxis("left").setTicks(ticks)
+
+    def describe(self, x: float, y: float) -> str:
+        """Readout text for data coordinates ``(x, y)``; empty outside the image."""
+        data = self.image.image
+        if data is None:
+            return ""
+        col = int(np.searchsorted(self._x_edges, x, side="right")) - 1
+        row = int(np.searchsorted(self._y_edges, y, side="right")) - 1
+        if not (0 <= row < data.shape[0] and 0 <= col < data.shape[1]):
+            return ""
+        x_name, y_name, value_name = self._names
+        return (
+            f"{y_name} {_span(self._y_edges, row)} · {x_name} {_span(self._x_edges, col)}"
+            f" · {value_name} {data[row, col]:.6g}"
+        )
+
+    def _on_mouse_moved(self, scene_pos: QPointF) -> None:
+        if self.plot.sceneBoundingRect().contains(scene_pos):
+            point = self.plot.vb.mapSceneToView(scene_pos)
+            self.hovered.emit(self.describe(point.x(), point.y()))
+
+
+def _span(edges: np.ndarray, index: int) -> str:
+    first, last = int(edges[index]), int(edges[index + 1]) - 1
+    return str(first) if last <= first else f"{first}–{last} (mean)"

@@ -1,0 +1,34 @@
+"""Look shared by every view: light background for projectors, large fonts, safe colours."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtGui import QFont
+
+# Okabe & Ito's colour-blind-safe palette (black first for the most important curve).
+PALETTE = ("#000000", "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442")
+DIVERGING = "CET-D1"  # blue–white–red, perceptually uniform, colour-blind friendly
+SEQUENTIAL = "viridis"
+TICK_FONT = QFont()
+TICK_FONT.setPointSize(10)
+
+
+def configure_pyqtgraph() -> None:
+    """Global pyqtgraph options; call once before the first view exists."""
+    pg.setConfigOptions(imageAxisOrder="row-major", background="w", foreground="k", antialias=True)
+
+
+def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> None:
+    """Title, axis labels and readable tick fonts for one plot."""
+    plot.setTitle(title, size="12pt")
+    for side, label in (("bottom", x_label), ("left", y_label)):
+        axis = plot.getAxis(side)
+        axis.setLabel(label, **{"font-size": "11pt"})
+        axis.setTickFont(TICK_FONT)
+    plot.showGrid(x=True, y=True, alpha=0.15)
+
+
+def pen(index: int, *, dashed: bool = False, width: float = 2.0) -> pg.QtGui.QPen:
+    """The pen for curve ``index`` of a plot."""
+    style = pg.QtCore.Qt.PenStyle.DashLine if dashed else pg.QtCore.Qt.PenStyle.SolidLine
+    return pg.mkPen(PALETTE[index % len(PALETTE)], width=width, style=style)
