@@ -62,8 +62,10 @@ def encode(
         raise ValueError("positions must be finite")
     omega = frequencies(d_model, base).to(pos.device)
     pair, is_cos = _channel_layout(d_model, layout, channels)
-    angles = pos[:, None] * omega[pair.to(pos.device)][None, :]
-    return torch.where(is_cos.to(pos.device), torch.cos(angles), torch.sin(angles)).to(dtype)
+    used, column = torch.unique(pair, return_inverse=True)  # each frequency once: sin and cos
+    angles = pos[:, None] * omega[used.to(pos.device)][None, :]
+    sin_cos = torch.stack((torch.sin(angles), torch.cos(angles)), dim=-1)
+    return sin_cos[:, column.to(pos.device), is_cos.long().to(pos.device)].to(dtype)
 
 
 def table(

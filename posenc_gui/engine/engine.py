@@ -135,6 +135,10 @@ class Engine(QObject):
             self._wake.emit()
         return request.id
 
+    def is_running(self) -> bool:
+        """Whether the worker thread is alive (False after ``shutdown``)."""
+        return self._thread.isRunning()
+
     def is_current(self, channel: str, request_id: int) -> bool:
         return self._latest.get(channel) == request_id
 

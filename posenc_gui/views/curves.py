@@ -8,7 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 
-from posenc_gui.views.style import pen, style_plot
+from posenc_gui.views.style import PALETTE, pen, style_plot
+
+MAX_MARKED_POINTS = 64
 
 
 @dataclass(frozen=True)
@@ -44,8 +46,17 @@ class CurvesView(pg.PlotWidget):
             self.legend.clear()
             self.items = [self.plot.plot(name=name) for name in names]
         for index, (item, curve) in enumerate(zip(self.items, curves, strict=True)):
-            item.setData(curve.x, curve.y)
-            item.setPen(pen(index, dashed=curve.dashed))
+            # Markers show that positions are discrete while there are few of them.
+            marked = len(curve.x) <= MAX_MARKED_POINTS and not curve.dashed
+            item.setData(
+                curve.x,
+                curve.y,
+                pen=pen(index, dashed=curve.dashed),
+                symbol="o" if marked else None,
+                symbolSize=6,
+                symbolBrush=PALETTE[index % len(PALETTE)],
+                symbolPen=None,
+            )
         ticks = None if x_labels is None else [list(enumerate(x_labels))]
         self.plot.getAxis("bottom").setTicks(ticks)
         self.plot.enableAutoRange()

@@ -76,12 +76,8 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         if self._extent != (x0, x1, y0, y1):
             self._extent = (x0, x1, y0, y1)
             self.plot.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
-        ticks = (
-            None
-            if row_labels is None
-            else [[(float(self._y_edges[r]) + 0.5, label) for r, label in enumerate(row_labels)]]
-        )
-        self.plot.getAxis("left").setTicks(ticks)
+        self.plot.getAxis("left").setTicks(_centre_ticks(self._y_edges, row_labels))
+        self.plot.getAxis("bottom").setTicks(_centre_ticks(self._x_edges, None))
 
     def describe(self, x: float, y: float) -> str:
         """Readout text for data coordinates ``(x, y)``; empty outside the image."""
@@ -102,6 +98,16 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         if self.plot.sceneBoundingRect().contains(scene_pos):
             point = self.plot.vb.mapSceneToView(scene_pos)
             self.hovered.emit(self.describe(point.x(), point.y()))
+
+
+def _centre_ticks(edges: np.ndarray, labels: Sequence[str] | None) -> list | None:
+    """Ticks at cell centres: the given labels, or the index of each of a few unit cells."""
+    if labels is None:
+        few_unit_cells = len(edges) <= 33 and np.all(np.diff(edges) == 1)
+        if not few_unit_cells:
+            return None  # pyqtgraph's automatic ticks
+        labels = [str(int(edge)) for edge in edges[:-1]]
+    return [[(float(edges[i]) + 0.5, label) for i, label in enumerate(labels)]]
 
 
 def _span(edges: np.ndarray, index: int) -> str:

@@ -1,0 +1,158 @@
+"""The Absolute tab draws exactly the library's numbers as its controls move."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+import torch
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QWidget
+
+from posenc_gui.encodings import sinusoidal
+from posenc_gui.engine.absolute import MAX_DISPLAY_ROWS
+
+
+def drawn_tick_labels(axis) -> list[str]:
+    """The tick label texts pyqtgraph would paint on ``axis`` now."""
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        _, _, text_specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [text for _, _, text in text_specs]
+
+
+def drawn_table(window) -> np.ndarray:
+    return window.tab("absolute").table_view.image.image
+
+
+def expected_table(seq_len, d_model, theta, layout="interleaved") -> np.ndarray:
+    return sinusoidal.table(seq_len, d_model, theta, layout=layout).numpy()
+
+
+def test_first_frame_shows_the_default_table(window):
+    p = window.parameters
+    assert (p.seq_len.value(), p.d_model.value(), p.theta.value()) == (64, 128, 10000.0)
+    np.testing.assert_allclose(drawn_table(window), expected_table(64, 128, 10000.0), atol=1e-7)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("seq_len", 200),
+        ("d_model", 34),
+        ("theta", 500.0),
+        ("seq_len", 1),
+        ("d_model", 2),
+        ("theta", 1e7),
+    ],
+)
+def test_each_shared_control_redraws_the_table(window, drive, name, value):
+    control = window.findChild(QWidget, name)
+    drive(window, lambda: control.setValue(value))
+    p = window.parameters
+    expected = expected_table(p.seq_len.value(), p.d_model.value(), p.theta.value())
+    assert getattr(p, name).value() == value
+    np.testing.assert_allclose(drawn_table(window), expected, atol=1e-7)
+
+
+def test_layout_toggle_draws_concatenated_table(window, drive):
+    tab = window.tab("absolute")
+    drive(window, lambda: tab.layout_choice.setCurrentIndex(1))
+    np.testing.assert_allclose(
+        drawn_table(window), expected_table(64, 128, 10000.0, "concat"), atol=1e-7
+    )
+
+
+def test_long_sequences_draw_exact_row_means(window, drive):
+    seq_len = 5000
+    drive(window, lambda: window.parameters.seq_len.setValue(seq_len))
+    image = drawn_table(window)
+    assert image.shape == (MAX_DISPLAY_ROWS, 128)
+    full = sinusoidal.table(seq_len, 128, dtype=torch.float64).numpy()
+    edges = np.arange(MAX_DISPLAY_ROWS + 1) * seq_len // MAX_DISPLAY_ROWS
+    expected = np.stack([full[a:b].mean(0) for a, b in itertools.pairwise(edges)])
+    np.testing.assert_allclose(image, expected, atol=1e-6)
+
+
+def test_similarity_matrix_and_cosine_toggle(window, drive):
+    tab = window.tab("absolute")
+    pe = sinusoidal.table(64, 128, dtype=torch.float64)
+    np.testing.assert_allclose(tab.similarity_view.image.image, (pe @ pe.T).numpy(), rtol=1e-6)
+    drive(window, lambda: tab.similarity.setCurrentIndex(1))
+    np.testing.assert_allclose(
+        tab.similarity_view.image.image, (pe @ pe.T).numpy() / 64, rtol=1e-6, atol=1e-7
+    )
+    assert "cosine" in tab.similarity_view.plot.titleLabel.text
+
+
+def test_waveforms_follow_the_chosen_dimensions(window, drive):
+    tab = window.tab("absolute")
+    tab.dimensions.setText("1, 6, 127, 500")
+    drive(window, tab.dimensions.editingFinished.emit)
+    pe = expected_table(64, 128, 10000.0)
+    assert [item.name() for item in tab.wave_view.items] == ["dim 1", "dim 6", "dim 127"]
+    for item, dim in zip(tab.wave_view.items, (1, 6, 127), strict=True):
+        x, y = item.getOriginalDataset()
+        np.testing.assert_array_equal(x, np.arange(64))
+        np.testing.assert_allclose(y, pe[:, dim], atol=1e-7)
+    assert "dimensions must be in [0, 127]" in tab.message.text()
+
+
+def test_bad_dimensions_text_gives_a_message(window, drive):
+    tab = window.tab("absolute")
+    tab.dimensions.setText("zero, one")
+    drive(window, tab.dimensions.editingFinished.emit)
+    assert "dimensions must be whole numbers" in tab.message.text()
+    assert tab.wave_view.items == []
+
+
+def test_offset_curve_is_independent_of_reference_position(window, drive):
+    tab = window.tab("absolute")
+    drive(window, lambda: tab.reference_position.setValue(20))
+    closed, measured = tab.offset_view.items
+    k, sim = measured.getOriginalDataset()
+    np.testing.assert_array_equal(k, np.arange(-20, 44))
+    expected = torch.cos(torch.from_numpy(k)[:, None] * sinusoidal.frequencies(128)).sum(1)
+    np.testing.assert_allclose(sim, expected.numpy(), atol=1e-9)
+    k_all, closed_values = closed.getOriginalDataset()
+    np.testing.assert_allclose(closed_values[np.isin(k_all, k)], sim, atol=1e-9)
+
+
+def test_reference_position_range_follows_seq_len(window, drive):
+    tab = window.tab("absolute")
+    drive(window, lambda: tab.reference_position.setValue(60))
+    drive(window, lambda: window.parameters.seq_len.setValue(10))
+    assert tab.reference_position.value() == 9
+
+
+def test_token_labels_set_seq_len_and_label_the_axis(window, drive):
+    tab = window.tab("absolute")
+    drive(window, lambda: tab.label_tokens.setChecked(True))
+    assert window.parameters.seq_len.value() == 7
+    assert not window.parameters.seq_len.isEnabled()
+    assert drawn_tick_labels(tab.table_view.plot.getAxis("left")) == list("我爱你，中国。")
+    assert drawn_tick_labels(tab.wave_view.plot.getAxis("bottom")) == list("我爱你，中国。")
+    np.testing.assert_allclose(drawn_table(window), expected_table(7, 128, 10000.0), atol=1e-7)
+    drive(window, lambda: tab.tokens.setText("Hello"))
+    assert window.parameters.seq_len.value() == 5
+    drive(window, lambda: tab.label_tokens.setChecked(False))
+    assert window.parameters.seq_len.isEnabled()
+
+
+def test_hover_readout_reports_the_drawn_value(window):
+    view = window.tab("absolute").table_view
+    text = view.describe(3.5, 10.2)  # dimension 3, position 10
+    value = sinusoidal.table(64, 128)[10, 3].item()
+    assert text == f"position 10 · dimension 3 · PE {value:.6g}"
+    assert view.describe(-1, 5) == ""
+
+
+def test_status_bar_shows_device_and_compute_time(window, drive):
+    drive(window, lambda: window.parameters.seq_len.setValue(99))
+    assert window.device_label.text() == "device: cpu"
+    assert window.timing_label.text().startswith("absolute: compute ")
+    assert window.timing_label.text().endswith(" ms")

@@ -1,0 +1,84 @@
+"""Start-up, the command line and shutdown."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_main(*args: str) -> subprocess.CompletedProcess:
+    env = os.environ | {"QT_QPA_PLATFORM": "offscreen"}
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
+        cwd=ROOT,
+    )
+
+
+def test_main_starts_draws_saves_and_closes(tmp_path):
+    shot = tmp_path / "absolute.png"
+    result = run_main("--device", "cpu", "--seq-len", "100", "--screenshot", str(shot))
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(shot))
+    assert image.width() >= 1000 and image.height() >= 600
+    colours = {
+        image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)
+    }
+    assert len(colours) > 200  # heatmaps and curves were drawn, not a blank window
+    assert "QThread: Destroyed while thread is still running" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--seq-len", "0"), "--seq-len must be in [1, 8192], got 0"),
+        (("--d-model", "7"), "--d-model must be even, got 7"),
+        (("--theta", "5"), "--theta must be in [10, 1e+07], got 5"),
+        (("--device", "tpu"), "device must be one of"),
+        (("--seq-len", "many"), "invalid int value"),
+    ],
+)
+def test_bad_arguments_exit_non_zero_with_a_message(args, message):
+    result = run_main(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+
+
+def test_python_dash_m_entry_prints_version():
+    result = subprocess.run(
+        [sys.executable, "-m", "posenc_gui", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert result.returncode == 0
+    assert result.stdout.startswith("posenc-gui ")
+
+
+def test_closing_the_window_stops_the_engine(qtbot):
+    from posenc_gui.app import MainWindow
+
+    win = MainWindow(device="cpu")
+    qtbot.addWidget(win)
+    win.show()
+    win.parameters.seq_len.setValue(4000)  # a computation in flight while closing
+    win.close()
+    assert not win.engine.is_running()
+
+
+def test_menus_have_quit_and_about(window):
+    from PySide6.QtGui import QAction
+
+    names = {action.objectName() for action in window.findChildren(QAction)}
+    assert {"quit", "about", "device_cpu"} <= names

@@ -1,0 +1,103 @@
+"""The engine: one worker thread, latest request wins, stale results never drawn."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+import torch
+
+from posenc_gui.engine import Engine, available_devices, check_device, default_device
+from posenc_gui.engine.absolute import AbsoluteParams, compute_absolute
+
+
+@pytest.fixture
+def engine(qtbot):
+    eng = Engine("cpu")
+    yield eng
+    eng.shutdown()
+
+
+def test_middle_request_is_never_computed_and_only_the_last_is_drawn(qtbot, engine):
+    gate = threading.Event()
+    computed, drawn, threads = [], [], []
+
+    def compute(params, device):
+        computed.append(params)
+        threads.append(threading.get_ident())
+        if params == "first":
+            assert gate.wait(10)
+        return params
+
+    engine.submit("ch", compute, "first", drawn.append)
+    qtbot.waitUntil(lambda: computed == ["first"])  # the worker is now busy with it
+    engine.submit("ch", compute, "second", drawn.append)
+    last = engine.submit("ch", compute, "third", drawn.append)
+    with qtbot.waitSignal(engine.frame_drawn, check_params_cb=lambda ch, rid, ms: rid == last):
+        gate.set()
+    qtbot.wait(50)  # let any (wrong) late delivery arrive
+    assert computed == ["first", "third"]
+    assert drawn == ["third"]  # "first" finished after "third" was asked for: stale, dropped
+    assert threading.get_ident() not in threads
+
+
+def test_channels_do_not_replace_each_other(qtbot, engine):
+    drawn = []
+    with qtbot.waitSignals([engine.frame_drawn, engine.frame_drawn], timeout=5000):
+        engine.submit("a", lambda p, d: p * 2, 1, drawn.append)
+        engine.submit("b", lambda p, d: p * 3, 1, drawn.append)
+    assert sorted(drawn) == [2, 3]
+
+
+def test_a_failing_computation_reports_and_the_next_one_draws(qtbot, engine):
+    def boom(params, device):
+        raise RuntimeError("out of memory (injected)")
+
+    drawn = []
+    with qtbot.waitSignal(engine.failed) as failure:
+        engine.submit("ch", boom, None, drawn.append)
+    assert failure.args == ["ch", "RuntimeError: out of memory (injected)"]
+    with qtbot.waitSignal(engine.frame_drawn):
+        engine.submit("ch", lambda p, d: p, "ok", drawn.append)
+    assert drawn == ["ok"]
+
+
+def test_compute_gets_the_engine_device(qtbot, engine):
+    seen = []
+    with qtbot.waitSignal(engine.frame_drawn):
+        engine.submit("ch", lambda p, d: d, None, seen.append)
+    assert seen == [torch.device("cpu")]
+
+
+def test_devices():
+    assert available_devices()[-1] == "cpu"
+    assert default_device() == available_devices()[0]
+    with pytest.raises(ValueError, match="device must be one of"):
+        check_device("tpu")
+
+
+def test_bad_device_is_refused(qtbot):
+    with pytest.raises(ValueError, match="device must be one of"):
+        Engine("tpu")
+
+
+def test_shutdown_stops_the_thread(qtbot):
+    eng = Engine("cpu")
+    assert eng.is_running()
+    eng.shutdown()
+    assert not eng.is_running()
+    eng.shutdown()  # idempotent
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_cuda_frame_matches_cpu_frame():
+    params = AbsoluteParams(seq_len=3000, d_model=256, theta=10000.0, dimensions=(0, 7))
+    cpu = compute_absolute(params, torch.device("cpu"))
+    cuda = compute_absolute(params, torch.device("cuda"))
+    for name in ("table", "similarity", "waveforms", "by_offset", "closed_form"):
+        torch.testing.assert_close(
+            torch.from_numpy(getattr(cuda, name)),
+            torch.from_numpy(getattr(cpu, name)),
+            rtol=1e-6,
+            atol=1e-6,
+        )

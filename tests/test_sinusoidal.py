@@ -1,0 +1,145 @@
+"""The sinusoidal library against the paper's closed form, in float64, and its properties."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+from posenc_gui.encodings import binning, sinusoidal
+
+
+def closed_form(seq_len: int, d_model: int, base: float) -> torch.Tensor:
+    """The paper's formula written out element by element: PE[p, 2i] = sin(p / base^(2i/d))."""
+    pe = torch.empty(seq_len, d_model, dtype=torch.float64)
+    for p in range(seq_len):
+        for i in range(d_model // 2):
+            angle = p / base ** (2 * i / d_model)
+            pe[p, 2 * i] = math.sin(angle)
+            pe[p, 2 * i + 1] = math.cos(angle)
+    return pe
+
+
+@pytest.mark.parametrize(
+    ("seq_len", "d_model", "base"),
+    [(1, 2, 10000.0), (50, 16, 10000.0), (33, 64, 500.0), (7, 10, 1e7)],
+)
+def test_table_matches_closed_form_in_float64(seq_len, d_model, base):
+    pe = sinusoidal.table(seq_len, d_model, base, dtype=torch.float64)
+    assert pe.shape == (seq_len, d_model)
+    assert pe.dtype == torch.float64
+    torch.testing.assert_close(pe, closed_form(seq_len, d_model, base), rtol=0, atol=1e-12)
+
+
+def test_float32_is_the_rounded_float64():
+    pe64 = sinusoidal.table(200, 64, dtype=torch.float64)
+    pe32 = sinusoidal.table(200, 64)
+    assert pe32.dtype == torch.float32
+    assert torch.equal(pe32, pe64.float())
+
+
+def test_concat_layout_permutes_channels():
+    inter = sinusoidal.table(40, 12, dtype=torch.float64)
+    concat = sinusoidal.table(40, 12, layout="concat", dtype=torch.float64)
+    assert torch.equal(concat, torch.cat((inter[:, 0::2], inter[:, 1::2]), dim=1))
+
+
+def test_bounds_and_pair_norm():
+    pe = sinusoidal.table(1000, 128, dtype=torch.float64)
+    assert pe.abs().max() <= 1.0
+    pair_norms = pe[:, 0::2] ** 2 + pe[:, 1::2] ** 2
+    torch.testing.assert_close(pair_norms, torch.ones_like(pair_norms), rtol=0, atol=1e-12)
+
+
+def test_wavelengths_run_from_two_pi_to_two_pi_base():
+    omega = sinusoidal.frequencies(512, 10000.0)
+    assert omega[0].item() == 1.0
+    assert 2 * math.pi / omega[-1].item() == pytest.approx(2 * math.pi * 10000 ** (510 / 512))
+    assert torch.all(omega[1:] < omega[:-1])
+
+
+@pytest.mark.parametrize("p", [0, 5, 123])
+def test_dot_product_depends_on_offset_only(p):
+    k = torch.arange(0, 60)
+    sim = sinusoidal.similarity_by_offset(k, 64, position=p)
+    expected = torch.cos(k[:, None].double() * sinusoidal.frequencies(64)).sum(1)
+    torch.testing.assert_close(sim, expected, rtol=0, atol=1e-10)
+
+
+def test_similarity_matrix_is_gram_matrix_and_toeplitz():
+    pe = closed_form(30, 16, 10000.0)
+    sim = sinusoidal.similarity_matrix(30, 16)
+    torch.testing.assert_close(sim, pe @ pe.T, rtol=0, atol=1e-12)
+    torch.testing.assert_close(sim[1:, 1:], sim[:-1, :-1], rtol=0, atol=1e-12)
+    cos = sinusoidal.similarity_matrix(30, 16, cosine=True)
+    torch.testing.assert_close(torch.diagonal(cos), torch.ones(30, dtype=torch.float64))
+
+
+@pytest.mark.parametrize(("length", "max_bins"), [(10, 10), (10, 3), (97, 8), (1000, 999), (5, 1)])
+def test_bins_cover_every_position_once(length, max_bins):
+    starts, counts = binning.bins(length, max_bins)
+    assert len(starts) == min(length, max_bins)
+    assert starts[0] == 0 and (starts[1:] == starts[:-1] + counts[:-1]).all()
+    assert (starts[-1] + counts[-1]).item() == length
+    assert counts.max() - counts.min() <= 1
+
+
+@pytest.mark.parametrize(
+    ("seq_len", "max_bins", "d_model", "base"),
+    [(64, 64, 16, 10000.0), (97, 8, 32, 10000.0), (1000, 37, 8, 50.0), (513, 512, 64, 1e6)],
+)
+def test_binned_means_equal_mean_of_full_table(seq_len, max_bins, d_model, base):
+    starts, counts = binning.bins(seq_len, max_bins)
+    full = closed_form(seq_len, d_model, base)
+    rows = [full[s : s + n].mean(0) for s, n in zip(starts.tolist(), counts.tolist(), strict=True)]
+    mean = sinusoidal.mean_table(starts, counts, d_model, base)
+    torch.testing.assert_close(mean, torch.stack(rows), rtol=0, atol=1e-12)
+    sim = full @ full.T
+    blocks = torch.tensor(
+        [
+            [
+                sim[a : a + n, b : b + m].mean().item()
+                for b, m in zip(starts.tolist(), counts.tolist(), strict=True)
+            ]
+            for a, n in zip(starts.tolist(), counts.tolist(), strict=True)
+        ],
+        dtype=torch.float64,
+    )
+    mean_sim = sinusoidal.mean_similarity_matrix(starts, counts, d_model, base)
+    torch.testing.assert_close(mean_sim, blocks, rtol=0, atol=1e-9)
+
+
+def test_encode_selected_channels_equals_table_columns():
+    full = sinusoidal.table(100, 32, layout="concat")
+    cols = sinusoidal.encode(torch.arange(100), 32, layout="concat", channels=[0, 17, 31])
+    assert torch.equal(cols, full[:, [0, 17, 31]])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"seq_len": 0}, "seq_len must be in"),
+        ({"d_model": 7}, "d_model must be even"),
+        ({"d_model": 0}, "d_model must be in"),
+        ({"d_model": -4}, "d_model must be in"),
+        ({"base": 1.0}, "base must be a finite number > 1"),
+        ({"base": float("nan")}, "base must be a finite number > 1"),
+        ({"base": float("inf")}, "base must be a finite number > 1"),
+        ({"layout": "zigzag"}, "layout must be one of"),
+    ],
+)
+def test_bad_arguments_name_the_parameter(kwargs, message):
+    args = {"seq_len": 8, "d_model": 16, "base": 10000.0} | kwargs
+    layout = args.pop("layout", "interleaved")
+    with pytest.raises(ValueError, match=message):
+        sinusoidal.table(args["seq_len"], args["d_model"], args["base"], layout=layout)
+
+
+def test_wrong_types_raise_type_error():
+    with pytest.raises(TypeError, match="seq_len must be an integer"):
+        sinusoidal.table(8.5, 16)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="positions must be finite"):
+        sinusoidal.encode([0.0, float("nan")], 16)
+    with pytest.raises(ValueError, match="channels must be in"):
+        sinusoidal.encode([0, 1], 16, channels=[16])
