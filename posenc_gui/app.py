@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from posenc_gui import __version__
 from posenc_gui.engine import Engine, available_devices, check_device
 from posenc_gui.parameters import ParameterPanel
-from posenc_gui.resources import resource_path
+from posenc_gui.paths import resource_path
 from posenc_gui.tabs import AbsoluteTab, Tab
 from posenc_gui.views.style import TICK_FONT, configure_pyqtgraph
 
