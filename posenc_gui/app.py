@@ -21,10 +21,11 @@ from posenc_gui import __version__
 from posenc_gui.engine import Engine, available_devices, check_device
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.paths import resource_path
-from posenc_gui.tabs import AbsoluteTab, Tab
+from posenc_gui.tabs import AbsoluteTab, RopeTab, Tab
 from posenc_gui.views.style import TICK_FONT, configure_pyqtgraph
 
 CJK_FALLBACK = "Droid Sans Fallback"
+TABS = (AbsoluteTab, RopeTab)
 
 
 class MainWindow(QMainWindow):
@@ -43,7 +44,8 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
 
         self.tabs = QTabWidget(objectName="tabs")
-        self.tabs.addTab(AbsoluteTab(self.engine, self.parameters), "Absolute")
+        for tab_class in TABS:
+            self.tabs.addTab(tab_class(self.engine, self.parameters), tab_class.title)
         self.setCentralWidget(self.tabs)
 
         self.hover_label = QLabel(objectName="hover")
@@ -139,6 +141,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="posenc-gui", description=__doc__)
     parser.add_argument("--version", action="version", version=f"posenc-gui {__version__}")
     parser.add_argument("--device", help=f"compute device ({', '.join(available_devices())})")
+    parser.add_argument("--tab", choices=[tab.name for tab in TABS], help="tab shown first")
     parser.add_argument("--seq-len", type=int, help="sequence length")
     parser.add_argument("--d-model", type=int, help="model dimension (even)")
     parser.add_argument("--theta", type=float, help="base θ")
@@ -178,13 +181,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in ("seq_len", "d_model", "theta"):
         if getattr(args, name) is not None:
             getattr(window.parameters, name).setValue(getattr(args, name))
+    if args.tab:
+        window.tabs.setCurrentWidget(window.tab(args.tab))
     if args.tokens:
         window.tab("absolute").label_tokens.setChecked(True)
     window.show()
     if args.screenshot:
 
         def save(channel: str, request_id: int, _ms: float) -> None:
-            if window.engine.is_current(channel, request_id):
+            shown = window.tabs.currentWidget().objectName()
+            if channel == shown and window.engine.is_current(channel, request_id):
                 QTimer.singleShot(
                     200, lambda: (window.grab().save(args.screenshot), window.close())
                 )

@@ -44,3 +44,15 @@ def mean_phasor(starts: torch.Tensor, counts: torch.Tensor, inv_freq: torch.Tens
     ratio = torch.sin(n * omega / 2) / (n * torch.sin(omega / 2))
     phase = (start + (n - 1.0) / 2.0) * omega
     return torch.complex(ratio * torch.cos(phase), ratio * torch.sin(phase))
+
+
+def run_means(values: torch.Tensor, starts: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
+    """Mean of ``values`` (``[N, ...]``) over each run of rows, float64 ``[B, ...]``.
+
+    For quantities with no closed form (rounding errors, say); uses a running sum.
+    """
+    total = torch.cumsum(values.double(), dim=0)
+    total = torch.cat((torch.zeros_like(total[:1]), total))
+    ends = starts + counts
+    shape = (-1,) + (1,) * (values.ndim - 1)
+    return (total[ends] - total[starts]) / counts.double().reshape(shape)

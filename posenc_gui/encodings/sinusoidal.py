@@ -22,8 +22,8 @@ def frequencies(d_model: int, base: float = 10000.0) -> torch.Tensor:
     """Angular frequencies ``ω_i = base^(-2i/d_model)``, float64, shape ``[d_model // 2]``."""
     d_model = check_even("d_model", d_model)
     base = check_base("base", base)
-    exponent = torch.arange(0, d_model, 2, dtype=torch.float64) / d_model
-    return base**-exponent
+    # 1 / base^(2i/d): the paper's p / base^(2i/d), written as the reference implementations do.
+    return 1.0 / base ** (torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
 
 
 def _channel_layout(

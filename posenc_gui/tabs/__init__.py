@@ -2,5 +2,6 @@
 
 from posenc_gui.tabs.absolute import AbsoluteTab
 from posenc_gui.tabs.base import Tab
+from posenc_gui.tabs.rope import RopeTab
 
-__all__ = ["AbsoluteTab", "Tab"]
+__all__ = ["AbsoluteTab", "RopeTab", "Tab"]

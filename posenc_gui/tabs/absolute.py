@@ -8,7 +8,7 @@ from posenc_gui.controls import IntControl
 from posenc_gui.engine import Engine
 from posenc_gui.engine.absolute import AbsoluteFrame, AbsoluteParams, compute_absolute
 from posenc_gui.parameters import ParameterPanel
-from posenc_gui.tabs.base import Tab
+from posenc_gui.tabs.base import Tab, parse_indices
 from posenc_gui.views import Curve, CurvesView, HeatmapView
 
 DEFAULT_SENTENCE = "我爱你，中国。"
@@ -19,24 +19,14 @@ NOTE = (
 )
 
 
-def parse_dimensions(text: str) -> list[int]:
-    """``"0, 2, 8"`` → ``[0, 2, 8]``; raises ValueError naming the parameter otherwise."""
-    try:
-        dims = [int(part) for part in text.replace(",", " ").split()]
-    except ValueError:
-        raise ValueError("dimensions must be whole numbers separated by commas") from None
-    if not dims:
-        raise ValueError("dimensions must list at least one dimension")
-    return dims
-
-
 class AbsoluteTab(Tab):
+    name, title = "absolute", "Absolute"
     compute = staticmethod(compute_absolute)
 
     def __init__(
         self, engine: Engine, parameters: ParameterPanel, parent: QWidget | None = None
     ) -> None:
-        super().__init__("absolute", engine, parameters, parent)
+        super().__init__(engine, parameters, parent)
         self.layout_choice = QComboBox(objectName="layout")
         self.layout_choice.addItem("interleaved (paper)", "interleaved")
         self.layout_choice.addItem("concatenated [sin | cos]", "concat")
@@ -103,7 +93,7 @@ class AbsoluteTab(Tab):
 
     def request(self) -> AbsoluteParams:
         try:
-            dims = tuple(parse_dimensions(self.dimensions.text()))
+            dims = tuple(parse_indices("dimensions", self.dimensions.text()))
             self.message.clear()
         except ValueError as exc:
             dims = ()

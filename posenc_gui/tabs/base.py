@@ -2,14 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFormLayout, QGridLayout, QHBoxLayout, QLabel, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from posenc_gui.engine import Engine
 from posenc_gui.engine.engine import Compute
 from posenc_gui.parameters import ParameterPanel
+
+
+def parse_indices(name: str, text: str) -> list[int]:
+    """``"0, 2, 8"`` → ``[0, 2, 8]``; raises ValueError naming the parameter otherwise."""
+    try:
+        indices = [int(part) for part in text.replace(",", " ").split()]
+    except ValueError:
+        raise ValueError(f"{name} must be whole numbers separated by commas") from None
+    if not indices:
+        raise ValueError(f"{name} must list at least one index")
+    return indices
 
 
 class Tab(QWidget):
@@ -19,13 +40,15 @@ class Tab(QWidget):
     """
 
     hovered = Signal(str)
+    name: str  # objectName, engine channel and command-line name
+    title: str  # shown on the tab
     compute: Compute
 
     def __init__(
-        self, name: str, engine: Engine, parameters: ParameterPanel, parent: QWidget | None = None
+        self, engine: Engine, parameters: ParameterPanel, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.setObjectName(name)
+        self.setObjectName(self.name)
         self.engine, self.parameters = engine, parameters
         self.controls = QFormLayout()
         self.message = QLabel()
@@ -34,14 +57,37 @@ class Tab(QWidget):
         self.message.setStyleSheet("color: #b00020;")
         column = QWidget()
         column.setLayout(self.controls)
-        column.setFixedWidth(340)
+        scroll = QScrollArea()
+        scroll.setWidget(column)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setFixedWidth(360)
         self.views = QGridLayout()
+        self.pages: QTabWidget | None = None
         layout = QHBoxLayout(self)
-        layout.addWidget(column)
+        layout.addWidget(scroll)
         layout.addLayout(self.views, 1)
 
     def add_view(self, view: QWidget, row: int, col: int) -> None:
+        """Place a view in the tab's grid."""
         self.views.addWidget(view, row, col)
+        self._watch_hover(view)
+
+    def add_page(
+        self, name: str, title: str, views: Sequence[QWidget], *, vertical: bool = False
+    ) -> None:
+        """Place views side by side (or stacked) on a page of the tab's own page bar."""
+        if self.pages is None:
+            self.pages = QTabWidget(objectName="pages")
+            self.views.addWidget(self.pages, 0, 0)
+        page = QWidget(objectName=name)
+        box = QVBoxLayout(page) if vertical else QHBoxLayout(page)
+        for view in views:
+            box.addWidget(view)
+            self._watch_hover(view)
+        self.pages.addTab(page, title)
+
+    def _watch_hover(self, view: QWidget) -> None:
         if hasattr(view, "hovered"):
             view.hovered.connect(self.hovered)
 

@@ -1,7 +1,8 @@
-"""A curves view: several named y(x) lines on one plot with a legend."""
+"""A curves view: named y(x) lines, shaded bands and reference lines on one plot."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -11,21 +12,60 @@ import pyqtgraph as pg
 from posenc_gui.views.style import PALETTE, pen, style_plot
 
 MAX_MARKED_POINTS = 64
+# pyqtgraph legend offsets: positive from the left/top, negative from the right/bottom.
+LEGEND_OFFSETS = {
+    "top right": (-10, 10),
+    "top left": (10, 10),
+    "bottom right": (-10, -10),
+    "bottom left": (10, -10),
+}
 
 
 @dataclass(frozen=True)
 class Curve:
+    """A line (``dashed`` or solid) or, with ``scatter``, markers only; ``color`` indexes
+    the palette (default: the curve's place in the list)."""
+
     name: str
     x: np.ndarray
     y: np.ndarray
     dashed: bool = False
+    scatter: bool = False
+    color: int | None = None
+
+
+@dataclass(frozen=True)
+class Band:
+    """A shaded region between ``low`` and ``high`` (e.g. mean ± standard deviation)."""
+
+    name: str
+    x: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    color: int = 1
+
+
+@dataclass(frozen=True)
+class Line:
+    """A labelled reference line at ``value`` (in data units, also on log axes)."""
+
+    value: float
+    label: str
+    vertical: bool = True
+    color: int = 2
 
 
 class CurvesView(pg.PlotWidget):
-    """Draws the curves it is handed; long curves are shown as min/max envelopes per pixel."""
+    """Draws what it is handed; long curves are shown as min/max envelopes per pixel."""
 
     def __init__(
-        self, title: str, x_label: str, y_label: str, parent: pg.QtWidgets.QWidget | None = None
+        self,
+        title: str,
+        x_label: str,
+        y_label: str,
+        *,
+        legend_at: str = "top right",
+        parent: pg.QtWidgets.QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.plot = self.getPlotItem()
@@ -33,30 +73,88 @@ class CurvesView(pg.PlotWidget):
         self.plot.setClipToView(True)
         self.plot.setDownsampling(auto=True, mode="peak")  # envelopes, never a strided sample
         self.legend = self.plot.addLegend(
-            offset=(-10, 10), labelTextSize="10pt", brush=(255, 255, 255, 210), pen="#999"
+            offset=LEGEND_OFFSETS[legend_at],
+            labelTextSize="10pt",
+            brush=(255, 255, 255, 210),
+            pen="#999",
         )
         self.items: list[pg.PlotDataItem] = []
+        self.bands: list[tuple[str, pg.FillBetweenItem]] = []
+        self.lines: list[pg.InfiniteLine] = []
+        self._log = (False, False)
 
-    def set_curves(self, curves: Sequence[Curve], *, x_labels: Sequence[str] | None = None) -> None:
-        """Draw ``curves`` (replacing the previous ones); ``x_labels`` label x = 0, 1, …"""
+    def set_log(self, *, x: bool = False, y: bool = False) -> None:
+        """Logarithmic axes (data must then be positive on that axis)."""
+        self._log = (x, y)
+        self.plot.setLogMode(x=x, y=y)
+
+    def set_curves(
+        self,
+        curves: Sequence[Curve],
+        *,
+        bands: Sequence[Band] = (),
+        lines: Sequence[Line] = (),
+        x_labels: Sequence[str] | None = None,
+    ) -> None:
+        """Draw ``curves`` over ``bands``, with reference ``lines``, replacing what was drawn;
+        ``x_labels`` label x = 0, 1, …"""
+        for name, fill in self.bands:
+            self.legend.removeItem(name)
+            self.plot.removeItem(fill)
+        for line in self.lines:
+            self.plot.removeItem(line)
         names = [curve.name for curve in curves]
         if names != [item.name() for item in self.items]:
             for item in self.items:
                 self.plot.removeItem(item)
             self.legend.clear()
             self.items = [self.plot.plot(name=name) for name in names]
+        self.bands = [(band.name, self._band(band)) for band in bands]
         for index, (item, curve) in enumerate(zip(self.items, curves, strict=True)):
+            color = PALETTE[(index if curve.color is None else curve.color) % len(PALETTE)]
             # Markers show that positions are discrete while there are few of them.
-            marked = len(curve.x) <= MAX_MARKED_POINTS and not curve.dashed
+            marked = curve.scatter or (len(curve.x) <= MAX_MARKED_POINTS and not curve.dashed)
             item.setData(
                 curve.x,
                 curve.y,
-                pen=pen(index, dashed=curve.dashed),
+                pen=None if curve.scatter else pen(PALETTE.index(color), dashed=curve.dashed),
                 symbol="o" if marked else None,
-                symbolSize=6,
-                symbolBrush=PALETTE[index % len(PALETTE)],
+                symbolSize=7,
+                symbolBrush=color,
                 symbolPen=None,
             )
+            item.setZValue(2)
+        self.lines = [self._line(line) for line in lines]
         ticks = None if x_labels is None else [list(enumerate(x_labels))]
         self.plot.getAxis("bottom").setTicks(ticks)
         self.plot.enableAutoRange()
+
+    def _band(self, band: Band) -> pg.FillBetweenItem:
+        low = pg.PlotCurveItem(band.x, band.low)
+        high = pg.PlotCurveItem(band.x, band.high)
+        colour = pg.mkColor(PALETTE[band.color % len(PALETTE)])
+        colour.setAlpha(60)
+        fill = pg.FillBetweenItem(low, high, brush=colour)
+        fill.setZValue(0)
+        self.plot.addItem(fill)
+        # The legend shows a proxy: a legend entry of the fill itself crashes when removed.
+        self.legend.addItem(pg.PlotDataItem(pen=None, fillLevel=0, fillBrush=colour), band.name)
+        return fill
+
+    def _line(self, line: Line) -> pg.InfiniteLine:
+        on_log_axis = self._log[0] if line.vertical else self._log[1]
+        position = math.log10(line.value) if on_log_axis else line.value
+        item = pg.InfiniteLine(
+            pos=position,
+            angle=90 if line.vertical else 0,
+            pen=pen(line.color, dashed=True, width=1.5),
+            label=line.label,
+            labelOpts={
+                "position": 0.08 if line.vertical else 0.92,
+                "color": PALETTE[line.color],
+                "fill": (255, 255, 255, 200),
+            },
+        )
+        item.setZValue(1)
+        self.plot.addItem(item, ignoreBounds=False)
+        return item

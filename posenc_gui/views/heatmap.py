@@ -79,6 +79,10 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self.plot.getAxis("left").setTicks(_centre_ticks(self._y_edges, row_labels))
         self.plot.getAxis("bottom").setTicks(_centre_ticks(self._x_edges, None))
 
+    def set_colormap(self, name: str) -> None:
+        """Use pyqtgraph's colormap ``name`` (e.g. a cyclic one for angles)."""
+        self.colorbar.setColorMap(pg.colormap.get(name))
+
     def describe(self, x: float, y: float) -> str:
         """Readout text for data coordinates ``(x, y)``; empty outside the image."""
         data = self.image.image

@@ -9,6 +9,7 @@ from PySide6.QtGui import QFont
 PALETTE = ("#000000", "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442")
 DIVERGING = "CET-D1"  # blue–white–red, perceptually uniform, colour-blind friendly
 SEQUENTIAL = "viridis"
+CYCLIC = "CET-CBC1"  # colour-blind-safe cyclic map for angles
 TICK_FONT = QFont()
 TICK_FONT.setPointSize(10)
 
@@ -25,6 +26,7 @@ def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> Non
         axis = plot.getAxis(side)
         axis.setLabel(label, **{"font-size": "11pt"})
         axis.setTickFont(TICK_FONT)
+        axis.enableAutoSIPrefix(False)  # "×0.001" scaling confuses more than it helps
     plot.showGrid(x=True, y=True, alpha=0.15)
 
 

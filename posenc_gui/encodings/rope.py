@@ -1,0 +1,172 @@
+"""Rotary position embedding (RoPE; Su et al., RoFormer).
+
+Each channel pair ``(a, b)`` of a query or key at position ``m`` is rotated by the angle
+``m·θ_i`` with ``θ_i = base^(-2i/r)`` (``r`` the rotary dimension):
+``(a, b) → (a·cos − b·sin, a·sin + b·cos)``. Then ``(R_m q)·(R_n k) = q·R_(n−m) k`` depends on
+``n − m`` only.
+
+Two channel layouts exist for the same rotation:
+
+- ``"interleaved"``: pairs ``(2i, 2i+1)`` — Meta's original LLaMA, GPT-J, RoFormer;
+- ``"half"``: pairs ``(i, i + r/2)`` — GPT-NeoX, Hugging Face ``rotate_half``.
+
+They differ by the channel permutation ``P = [0, 2, 4, …, 1, 3, 5, …]``:
+``apply(x, layout="interleaved")[..., P] == apply(x[..., P], layout="half")``.
+Channels beyond the rotary dimension (partial rotary, GPT-NeoX ``rotary_pct``) pass through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+
+from posenc_gui.encodings import sinusoidal
+from posenc_gui.encodings._checks import check_base, check_choice, check_even
+
+LAYOUTS = ("interleaved", "half")
+Positions = torch.Tensor | Sequence[float]
+
+
+def inv_freq(
+    head_dim: int, base: float = 10000.0, *, rotary_dim: int | None = None
+) -> torch.Tensor:
+    """``θ_i = 1 / base^(2i/rotary_dim)``, float64, shape ``[rotary_dim // 2]``.
+
+    ``rotary_dim`` (even, ≤ head_dim) defaults to ``head_dim``.
+    """
+    head_dim = check_even("head_dim", head_dim)
+    rotary_dim = (
+        head_dim if rotary_dim is None else check_even("rotary_dim", rotary_dim, 2, head_dim)
+    )
+    return sinusoidal.frequencies(rotary_dim, check_base("base", base))
+
+
+def _positions(positions: Positions, device: torch.device | None = None) -> torch.Tensor:
+    pos = torch.as_tensor(positions, dtype=torch.float64, device=device).reshape(-1)
+    if not torch.isfinite(pos).all():
+        raise ValueError("positions must be finite")
+    return pos
+
+
+def _check_inv_freq(inv_freq: torch.Tensor) -> torch.Tensor:
+    if inv_freq.ndim != 1 or inv_freq.numel() == 0:
+        raise ValueError(
+            f"inv_freq must be a non-empty 1-D tensor, got shape {tuple(inv_freq.shape)}"
+        )
+    return inv_freq.to(torch.float64)
+
+
+def angles(positions: Positions, inv_freq: torch.Tensor) -> torch.Tensor:
+    """Rotation angles ``m·θ_i`` (radians, not reduced), float64 ``[len(positions), r/2]``."""
+    theta = _check_inv_freq(inv_freq)
+    return _positions(positions, theta.device)[:, None] * theta[None, :]
+
+
+def pair_channels(rotary_dim: int, layout: str = "interleaved") -> torch.Tensor:
+    """The two physical channels of each pair, int64 ``[rotary_dim // 2, 2]``."""
+    rotary_dim = check_even("rotary_dim", rotary_dim)
+    layout = check_choice("layout", layout, LAYOUTS)
+    i = torch.arange(rotary_dim // 2)
+    if layout == "interleaved":
+        return torch.stack((2 * i, 2 * i + 1), dim=1)
+    return torch.stack((i, i + rotary_dim // 2), dim=1)
+
+
+def permutation(rotary_dim: int) -> torch.Tensor:
+    """``P = [0, 2, 4, …, 1, 3, 5, …]``: ``interleaved(x)[..., P] == half(x[..., P])``."""
+    return pair_channels(rotary_dim, "interleaved").T.reshape(-1)
+
+
+def cos_sin(
+    positions: Positions,
+    inv_freq: torch.Tensor,
+    *,
+    layout: str = "interleaved",
+    dtype: torch.dtype = torch.float32,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """cos and sin of the angles in the layout's channel order, each ``[len(positions), r]``.
+
+    Interleaved repeats each angle twice in a row (``θ0 θ0 θ1 θ1 …``); half concatenates
+    (``θ0 θ1 … θ0 θ1 …``), as Hugging Face's ``cat((freqs, freqs), dim=-1)``. Computed in
+    float64, cast to ``dtype`` last.
+    """
+    layout = check_choice("layout", layout, LAYOUTS)
+    ang = angles(positions, inv_freq)
+    ang = ang.repeat_interleave(2, dim=-1) if layout == "interleaved" else torch.cat((ang, ang), -1)
+    return torch.cos(ang).to(dtype), torch.sin(ang).to(dtype)
+
+
+def apply(
+    x: torch.Tensor, positions: Positions, inv_freq: torch.Tensor, *, layout: str = "interleaved"
+) -> torch.Tensor:
+    """Rotate the last dimension of ``x`` (``[..., seq, head_dim]``) at ``positions`` (``[seq]``).
+
+    Only the first ``2·len(inv_freq)`` channels rotate; the rest pass through unchanged.
+    Returns a tensor of ``x``'s shape and dtype.
+    """
+    layout = check_choice("layout", layout, LAYOUTS)
+    rotary_dim = 2 * _check_inv_freq(inv_freq).numel()
+    if x.ndim < 2 or x.shape[-1] < rotary_dim:
+        raise ValueError(
+            f"x must be [..., seq, head_dim] with head_dim ≥ {rotary_dim}, got shape "
+            f"{tuple(x.shape)}"
+        )
+    pos = _positions(positions, x.device)
+    if pos.numel() != x.shape[-2]:
+        raise ValueError(
+            f"positions must have one entry per row of x ({x.shape[-2]}), got {pos.numel()}"
+        )
+    cos, sin = cos_sin(pos, inv_freq.to(x.device), layout=layout, dtype=x.dtype)
+    rot, rest = x[..., :rotary_dim], x[..., rotary_dim:]
+    if layout == "interleaved":
+        a, b = rot[..., 0::2], rot[..., 1::2]
+        partner = torch.stack((-b, a), dim=-1).flatten(-2)  # (a, b) → (−b, a) per pair
+    else:
+        a, b = rot.chunk(2, dim=-1)
+        partner = torch.cat((-b, a), dim=-1)  # Hugging Face's rotate_half
+    return torch.cat((rot * cos + partner * sin, rest), dim=-1)
+
+
+def relative_scores(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    distances: Positions,
+    inv_freq: torch.Tensor,
+    *,
+    layout: str = "interleaved",
+) -> torch.Tensor:
+    """``(R_m q)·(R_{m+d} k)`` for each distance ``d``, without rotating anything.
+
+    Per pair, ``q·R_d k = (q_a k_a + q_b k_b)·cos(dθ) + (q_b k_a − q_a k_b)·sin(dθ)``.
+    ``q``, ``k``: ``[..., rotary_dim]`` (broadcast together); returns float64 ``[..., D]``.
+    """
+    channels = pair_channels(2 * _check_inv_freq(inv_freq).numel(), layout).to(q.device)
+    qa, qb = q[..., channels[:, 0]].double(), q[..., channels[:, 1]].double()
+    ka, kb = k[..., channels[:, 0]].double(), k[..., channels[:, 1]].double()
+    ang = angles(distances, inv_freq.to(q.device))  # [D, r/2]
+    return (qa * ka + qb * kb) @ torch.cos(ang).T + (qb * ka - qa * kb) @ torch.sin(ang).T
+
+
+def wavelengths(inv_freq: torch.Tensor) -> torch.Tensor:
+    """Positions per full turn of each pair, ``2π / θ_i`` (float64)."""
+    return 2 * torch.pi / _check_inv_freq(inv_freq)
+
+
+def precision_error(
+    positions: Positions, inv_freq: torch.Tensor, dtype: torch.dtype
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``|cos − cos₆₄|`` and ``|sin − sin₆₄|`` when the angles are formed in ``dtype``.
+
+    Positions and frequencies are rounded to ``dtype``, multiplied and passed to cos/sin in
+    ``dtype`` (as when a model's buffers are cast to bf16), then compared with float64.
+    Returns two float64 ``[len(positions), r/2]`` tensors; entries are NaN or inf where
+    ``dtype`` cannot hold the position (float16 above 65504).
+    """
+    pos = _positions(positions)
+    theta = _check_inv_freq(inv_freq)
+    exact = pos[:, None] * theta[None, :]
+    low = pos.to(dtype)[:, None] * theta.to(dtype)[None, :]
+    cos_err = (torch.cos(low).double() - torch.cos(exact)).abs()
+    sin_err = (torch.sin(low).double() - torch.sin(exact)).abs()
+    return cos_err, sin_err

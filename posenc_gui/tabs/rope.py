@@ -1,0 +1,347 @@
+"""The RoPE tab: rotations you can watch, both channel layouts, and where precision runs out."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
+
+from posenc_gui.controls import IntControl
+from posenc_gui.engine import Engine
+from posenc_gui.engine.rope import (
+    DTYPES,
+    ERROR_FLOOR,
+    QueryKey,
+    RopeFrame,
+    RopeParams,
+    RotationFrame,
+    RotationParams,
+    compute_rope,
+    compute_rotation,
+)
+from posenc_gui.parameters import ParameterPanel
+from posenc_gui.tabs.base import Tab, parse_indices
+from posenc_gui.views import Band, Curve, CurvesView, HeatmapView, Line
+from posenc_gui.views.rotation import RotationPanel, RotationView
+from posenc_gui.views.style import CYCLIC, DIVERGING, SEQUENTIAL
+
+HEAD_DIM_RANGE = (2, 1024)
+MAX_PANELS = 16
+ANIMATION_MS = 33  # ~30 frames per second
+SWEEP_FRAMES = 300  # a whole sequence plays in about ten seconds
+NOTE = (
+    "Pair i of q at position m turns by m·θ<sub>i</sub>, θ<sub>i</sub> = θ<sup>−2i/d</sup>; "
+    "(R<sub>m</sub>q)·(R<sub>n</sub>k) depends on n − m only."
+)
+
+
+def spread_pairs(count: int, n_pairs: int) -> list[int]:
+    """``count`` pair indices spread evenly from the fastest (0) to the slowest pair."""
+    return sorted({round(x) for x in np.linspace(0, n_pairs - 1, min(count, n_pairs))})
+
+
+class RopeTab(Tab):
+    name, title = "rope", "RoPE"
+    compute = staticmethod(compute_rope)
+
+    def __init__(
+        self, engine: Engine, parameters: ParameterPanel, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(engine, parameters, parent)
+        seq_len = parameters.seq_len.value()
+        self.head_dim = IntControl("head_dim", *HEAD_DIM_RANGE, 128, step=2)
+        self.layout_choice = QComboBox(objectName="layout")
+        self.layout_choice.addItem("interleaved (Meta LLaMA, GPT-J)", "interleaved")
+        self.layout_choice.addItem("half (GPT-NeoX, Hugging Face)", "half")
+        self.query = QComboBox(objectName="query")
+        self.query.addItem("q = k = all ones", "ones")
+        self.query.addItem("random q, k (seeded)", "random")
+        self.seed = QSpinBox(objectName="seed", minimum=0, maximum=2**31 - 1)
+        self.table = QComboBox(objectName="table")
+        for label, key in (("angle m·θ mod 2π", "angle"), ("cos(m·θ)", "cos"), ("sin(m·θ)", "sin")):
+            self.table.addItem(label, key)
+        self.pair_count = IntControl("pair_count", 1, MAX_PANELS, 8)
+        self.pairs = QLineEdit(objectName="pairs", placeholderText="auto: spread evenly")
+        self.position = IntControl("position", 0, seq_len - 1, min(10, seq_len - 1))
+        self.play = QPushButton("Play", objectName="play", checkable=True)
+        self.query_position = IntControl("query_position", 0, seq_len - 1, 2)
+        self.key_position = IntControl("key_position", 0, seq_len - 1, min(5, seq_len - 1))
+        self.shift = IntControl("shift", 0, seq_len - 1, 0)
+        self.log_distance = QCheckBox("logarithmic distance axis", objectName="log_distance")
+        self.dtype = QComboBox(objectName="dtype")
+        for name in DTYPES:
+            self.dtype.addItem(name, name)
+        self.dtype.setCurrentText("bfloat16")
+        self.readout = QLabel(objectName="invariance_readout", wordWrap=True)
+        note = QLabel(NOTE, wordWrap=True)
+        for label, widget in (
+            ("head_dim (even)", self.head_dim),
+            ("layout", self.layout_choice),
+            ("q and k", self.query),
+            ("seed", self.seed),
+            ("table", self.table),
+            ("rotation panels", self.pair_count),
+            ("pairs shown", self.pairs),
+            ("position m", self.position),
+            ("", self.play),
+            ("query position m", self.query_position),
+            ("key position n", self.key_position),
+            ("shift t", self.shift),
+            ("", self.log_distance),
+            ("precision dtype", self.dtype),
+        ):
+            self.controls.addRow(label, widget)
+        for widget in (self.readout, self.message, note):
+            self.controls.addRow(widget)
+
+        self.table_view = HeatmapView("(a) Angle m·θ_i mod 2π", "pair i", "position m", "value")
+        self.spectrum_view = CurvesView(
+            "(e) Wavelength 2π/θ_i per pair",
+            "pair i",
+            "wavelength (positions)",
+            legend_at="top left",
+        )
+        self.spectrum_view.set_log(y=True)
+        self.rotation_view = RotationView()
+        self.invariance_view = CurvesView(
+            "(c) Relative invariance: shift both by t",
+            "shift t",
+            "score",
+            legend_at="bottom right",
+        )
+        self.decay_view = CurvesView(
+            "(d) Long-term decay of q·k", "relative distance n − m", "score"
+        )
+        self.layout_view = HeatmapView(
+            "(f) Pair of each channel", "channel", "layout", "pair", colormap=SEQUENTIAL
+        )
+        self.permutation_view = CurvesView(
+            "(f) Permutation P: half channel j holds interleaved channel P[j]",
+            "half-layout channel j",
+            "interleaved channel P[j]",
+            legend_at="top left",
+        )
+        self.error_view = HeatmapView(
+            "(g) log₁₀ |cos − cos₆₄|",
+            "pair i",
+            "position m",
+            "log₁₀ error",
+            colormap=SEQUENTIAL,
+        )
+        self.error_curve_view = CurvesView(
+            "(g) Worst |cos − cos₆₄| over pairs", "position m", "|error|"
+        )
+        self.error_curve_view.set_log(y=True)
+        self.add_page("tables", "Tables && spectrum", [self.table_view, self.spectrum_view])
+        self.add_page("rotation", "Rotation", [self.rotation_view])
+        self.add_page("invariance", "Invariance && decay", [self.invariance_view, self.decay_view])
+        self.add_page(
+            "layouts", "Layouts", [self.layout_view, self.permutation_view], vertical=True
+        )
+        self.add_page("precision", "Precision", [self.error_view, self.error_curve_view])
+
+        self.timer = QTimer(self, interval=ANIMATION_MS)
+        self.timer.timeout.connect(self._advance)
+        self.play.toggled.connect(self._play)
+        parameters.seq_len.valueChanged.connect(self._fit_positions)
+        for signal in (
+            self.head_dim.valueChanged,
+            self.layout_choice.currentIndexChanged,
+            self.query.currentIndexChanged,
+            self.seed.valueChanged,
+            self.table.currentIndexChanged,
+            self.query_position.valueChanged,
+            self.key_position.valueChanged,
+            self.shift.valueChanged,
+            self.log_distance.toggled,
+            self.dtype.currentIndexChanged,
+        ):
+            signal.connect(self.refresh)
+        for signal in (
+            self.pair_count.valueChanged,
+            self.pairs.editingFinished,
+            self.position.valueChanged,
+        ):
+            signal.connect(self.refresh_rotation)
+
+    def _fit_positions(self, seq_len: int) -> None:
+        for control in (self.position, self.query_position, self.key_position, self.shift):
+            control.setRange(0, seq_len - 1)
+
+    def _play(self, on: bool) -> None:
+        self.play.setText("Pause" if on else "Play")
+        self.timer.start() if on else self.timer.stop()
+
+    def _advance(self) -> None:
+        seq_len = self.parameters.seq_len.value()
+        step = max(1, seq_len // SWEEP_FRAMES)
+        self.position.setValue((self.position.value() + step) % seq_len)
+
+    def query_key(self) -> QueryKey:
+        return QueryKey(self.head_dim.value(), self.query.currentData(), self.seed.value())
+
+    def refresh(self) -> None:
+        super().refresh()
+        self.refresh_rotation()
+
+    def refresh_rotation(self) -> None:
+        """Only the rotation panels: what the animation and the position slider change."""
+        self.engine.submit(
+            "rope.rotation", compute_rotation, self.rotation_request(), self.draw_rotation
+        )
+
+    def rotation_request(self) -> RotationParams:
+        n_pairs = self.head_dim.value() // 2
+        try:
+            chosen = (
+                parse_indices("pairs", self.pairs.text())
+                if self.pairs.text().strip()
+                else spread_pairs(self.pair_count.value(), n_pairs)
+            )
+            self.message.clear()
+        except ValueError as exc:
+            chosen = spread_pairs(self.pair_count.value(), n_pairs)
+            self.message.setText(str(exc))
+        if any(not 0 <= i < n_pairs for i in chosen):
+            self.message.setText(f"pairs must be in [0, {n_pairs - 1}]; others are skipped")
+        return RotationParams(
+            self.head_dim.value(),
+            self.parameters.theta.value(),
+            self.layout_choice.currentData(),
+            self.query_key(),
+            tuple(chosen[:MAX_PANELS]),
+            self.position.value(),
+        )
+
+    def request(self) -> RopeParams:
+        return RopeParams(
+            seq_len=self.parameters.seq_len.value(),
+            head_dim=self.head_dim.value(),
+            theta=self.parameters.theta.value(),
+            layout=self.layout_choice.currentData(),
+            query=self.query_key(),
+            table=self.table.currentData(),
+            query_position=self.query_position.value(),
+            key_position=self.key_position.value(),
+            shift=self.shift.value(),
+            dtype=self.dtype.currentData(),
+        )
+
+    def draw(self, frame: RopeFrame) -> None:
+        p = frame.params
+        pairs = np.arange(len(frame.wavelengths))
+        if p.table == "angle":
+            self.table_view.set_colormap(CYCLIC)
+            self.table_view.plot.setTitle("(a) Angle m·θ_i mod 2π", size="12pt")
+            self.table_view.set_data(frame.table, y_edges=frame.row_edges, levels=(0.0, 2 * np.pi))
+        else:
+            self.table_view.set_colormap(DIVERGING)
+            self.table_view.plot.setTitle(f"(a) {p.table}(m·θ_i)", size="12pt")
+            self.table_view.set_data(frame.table, y_edges=frame.row_edges, levels=(-1.0, 1.0))
+
+        unfinished = frame.wavelengths > p.seq_len
+        self.spectrum_view.set_curves(
+            [
+                Curve(
+                    "completes a turn within seq_len",
+                    pairs[~unfinished],
+                    frame.wavelengths[~unfinished],
+                    scatter=True,
+                    color=1,
+                ),
+                Curve(
+                    "never completes a turn within seq_len",
+                    pairs[unfinished],
+                    frame.wavelengths[unfinished],
+                    scatter=True,
+                    color=2,
+                ),
+            ],
+            lines=[Line(p.seq_len, f"seq_len = {p.seq_len}", vertical=False, color=0)],
+        )
+
+        score = frame.rotated_scores[p.shift]
+        drift = float(np.max(np.abs(frame.rotated_scores - frame.rotated_scores[0])))
+        self.invariance_view.set_curves(
+            [
+                Curve("RoPE score (R_{m+t} q)·(R_{n+t} k)", frame.shifts, frame.rotated_scores),
+                Curve(
+                    "unrotated q·k",
+                    frame.shifts,
+                    np.full_like(frame.shifts, frame.unrotated_score),
+                    dashed=True,
+                ),
+            ],
+            lines=[Line(p.shift, f"t = {p.shift}")],
+        )
+        self.readout.setText(
+            f"m = {p.query_position}, n = {p.key_position}, t = {p.shift}: RoPE score "
+            f"{score:.10g}; largest |score(t) − score(0)| over all t: {drift:.2e}; "
+            f"unrotated q·k = {frame.unrotated_score:.10g}"
+        )
+
+        d = frame.distances
+        keep = d > 0 if self.log_distance.isChecked() else np.ones_like(d, dtype=bool)
+        self.decay_view.set_log(x=self.log_distance.isChecked())
+        self.decay_view.set_curves(
+            [
+                Curve("q = k = 1 (RoFormer §3.4.3)", d[keep], frame.decay_ones[keep]),
+                Curve("random q, k: mean", d[keep], frame.decay_mean[keep], color=1),
+            ],
+            bands=[
+                Band(
+                    "random q, k: mean ± std",
+                    d[keep],
+                    (frame.decay_mean - frame.decay_std)[keep],
+                    (frame.decay_mean + frame.decay_std)[keep],
+                )
+            ],
+        )
+
+        self.layout_view.set_data(
+            frame.layout_pairs.astype(np.float32),
+            levels=(0.0, max(1.0, len(pairs) - 1.0)),
+            row_labels=["interleaved", "half"],
+        )
+        self.permutation_view.set_curves(
+            [Curve("P[j]", np.arange(len(frame.permutation)), frame.permutation, scatter=True)]
+        )
+
+        inexact = frame.error_table[frame.error_table > np.log10(ERROR_FLOOR)]  # zeros aside
+        low = float(inexact.min()) if inexact.size else np.log10(ERROR_FLOOR)
+        high = float(frame.error_table.max())
+        self.error_view.set_data(
+            frame.error_table, y_edges=frame.row_edges, levels=(low, max(high, low + 1.0))
+        )
+        finite = np.isfinite(frame.error_by_position)
+        self.error_curve_view.set_curves(
+            [
+                Curve(
+                    f"{p.dtype}: max |cos error|",
+                    frame.distances[finite],
+                    np.maximum(frame.error_by_position[finite], ERROR_FLOOR),
+                )
+            ]
+        )
+        if frame.unrepresentable:
+            self.message.setText(
+                f"{p.dtype} cannot hold {frame.unrepresentable} of the "
+                f"positions (above {float(np.finfo(np.float16).max):g} for "
+                "float16): they are left out of the precision views"
+            )
+
+    def draw_rotation(self, frame: RotationFrame) -> None:
+        self.rotation_view.set_panels(
+            [
+                RotationPanel(f"pair {i}<br>θ = {theta:.3g}, λ = {2 * np.pi / theta:.4g}", trail)
+                for i, theta, trail in zip(frame.pairs, frame.inv_freq, frame.trails, strict=True)
+            ]
+        )

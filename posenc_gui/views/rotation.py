@@ -1,0 +1,64 @@
+"""Small multiples of 2D rotations: one panel per RoPE channel pair."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+
+from posenc_gui.views.style import PALETTE
+
+CIRCLE = np.exp(1j * np.linspace(0, 2 * np.pi, 181))
+
+
+@dataclass(frozen=True)
+class RotationPanel:
+    """One pair: ``trail[-1]`` is the vector now (the arrow), ``trail`` where it has been."""
+
+    title: str
+    trail: np.ndarray  # [n, 2]
+
+
+class RotationView(pg.GraphicsLayoutWidget):
+    """Each panel: the circle the pair's vector runs on, the vector as an arrow, its trail."""
+
+    def __init__(self, parent: pg.QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.panels: list[
+            tuple[pg.PlotItem, pg.PlotDataItem, pg.PlotDataItem, pg.PlotDataItem, pg.ArrowItem]
+        ] = []
+
+    def set_panels(self, panels: Sequence[RotationPanel]) -> None:
+        """Draw one panel per entry, left to right, top to bottom."""
+        if len(panels) != len(self.panels):
+            self.clear()
+            columns = math.ceil(math.sqrt(len(panels)))
+            self.panels = [self._new_panel(i // columns, i % columns) for i in range(len(panels))]
+        for (plot, circle, trail, shaft, head), panel in zip(self.panels, panels, strict=True):
+            radius = float(np.hypot(*panel.trail[0]))
+            circle.setData(radius * CIRCLE.real, radius * CIRCLE.imag)
+            trail.setData(panel.trail[:, 0], panel.trail[:, 1])
+            x, y = panel.trail[-1]
+            shaft.setData([0.0, x], [0.0, y])
+            head.setPos(x, y)
+            head.setStyle(angle=180 - float(np.degrees(np.arctan2(y, x))))
+            plot.setTitle(panel.title, size="10pt")
+            limit = 1.15 * max(radius, 1e-12)
+            plot.setRange(xRange=(-limit, limit), yRange=(-limit, limit), padding=0)
+
+    def _new_panel(self, row: int, col: int) -> tuple:
+        plot = self.addPlot(row=row, col=col)
+        plot.setAspectLocked(True)
+        plot.hideButtons()
+        plot.setMouseEnabled(x=False, y=False)
+        plot.hideAxis("left")  # the circle is the scale; axes would crowd the small multiples
+        plot.hideAxis("bottom")
+        circle = plot.plot(pen=pg.mkPen("#999", width=1))
+        trail = plot.plot(pen=pg.mkPen(PALETTE[6], width=2))
+        shaft = plot.plot(pen=pg.mkPen(PALETTE[2], width=3))
+        head = pg.ArrowItem(headLen=14, brush=PALETTE[2], pen=None)
+        plot.addItem(head)
+        return plot, circle, trail, shaft, head

@@ -1,0 +1,137 @@
+"""The RoPE tab draws exactly the library's numbers as its controls move."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from posenc_gui.encodings import rope
+from posenc_gui.engine.rope import ERROR_FLOOR, RANDOM_SAMPLES, QueryKey
+
+
+@pytest.fixture
+def tab(window, drive):
+    rope_tab = window.tab("rope")
+    drive(window, lambda: window.tabs.setCurrentWidget(rope_tab), channel="rope")
+    return rope_tab
+
+
+def data(item) -> tuple[np.ndarray, np.ndarray]:
+    return item.getOriginalDataset()
+
+
+def test_angle_cos_and_sin_tables(window, drive, tab):
+    angles = rope.angles(torch.arange(64), rope.inv_freq(128)).numpy()
+    np.testing.assert_allclose(tab.table_view.image.image, np.mod(angles, 2 * np.pi), atol=1e-5)
+    drive(window, lambda: tab.table.setCurrentIndex(1), channel="rope")
+    np.testing.assert_allclose(tab.table_view.image.image, np.cos(angles), atol=1e-6)
+    drive(window, lambda: tab.table.setCurrentIndex(2), channel="rope")
+    np.testing.assert_allclose(tab.table_view.image.image, np.sin(angles), atol=1e-6)
+
+
+def test_head_dim_and_theta_redraw_the_table(window, drive, tab):
+    drive(window, lambda: tab.head_dim.setValue(24), channel="rope")
+    drive(window, lambda: window.parameters.theta.setValue(500.0), channel="rope")
+    expected = np.mod(rope.angles(torch.arange(64), rope.inv_freq(24, 500.0)).numpy(), 2 * np.pi)
+    assert tab.table_view.image.image.shape == (64, 12)
+    np.testing.assert_allclose(tab.table_view.image.image, expected, atol=1e-5)
+
+
+def test_rotation_panels_show_the_rotated_pair(window, drive, tab):
+    tab.pairs.setText("0, 3, 63")
+    drive(window, tab.pairs.editingFinished.emit, channel="rope.rotation")
+    drive(window, lambda: tab.position.setValue(25), channel="rope.rotation")
+    assert len(tab.rotation_view.panels) == 3
+    theta = rope.inv_freq(128)
+    for (plot, _circle, trail, _shaft, head), pair in zip(
+        tab.rotation_view.panels, (0, 3, 63), strict=True
+    ):
+        x, y = data(trail)
+        assert len(x) == 26  # positions 0 … 25
+        angle = 25 * theta[pair].item()
+        # q = all ones: the pair (1, 1) rotated by m·θ_i
+        expected = (np.cos(angle) - np.sin(angle), np.sin(angle) + np.cos(angle))
+        np.testing.assert_allclose((x[-1], y[-1]), expected, atol=1e-12)
+        assert (head.pos().x(), head.pos().y()) == pytest.approx(expected)
+        assert f"pair {pair}" in plot.titleLabel.text
+
+
+def test_pair_count_spreads_panels_and_bad_pairs_get_a_message(window, drive, tab):
+    drive(window, lambda: tab.pair_count.setValue(3), channel="rope.rotation")
+    assert [p.titleLabel.text.split("<br>")[0] for p, *_ in tab.rotation_view.panels] == [
+        "pair 0",
+        "pair 32",
+        "pair 63",
+    ]
+    tab.pairs.setText("1, 99")
+    drive(window, tab.pairs.editingFinished.emit, channel="rope.rotation")
+    assert len(tab.rotation_view.panels) == 1
+    assert "pairs must be in [0, 63]" in tab.message.text()
+
+
+def test_play_animates_the_position(window, qtbot, tab):
+    start = tab.position.value()
+    tab.play.setChecked(True)
+    assert tab.play.text() == "Pause"
+    qtbot.waitUntil(lambda: tab.position.value() != start, timeout=5000)
+    tab.play.setChecked(False)
+    assert not tab.timer.isActive()
+
+
+def test_invariance_curve_is_flat_and_matches_rotation(window, drive, tab):
+    tab.query.setCurrentIndex(1)
+    drive(window, lambda: tab.shift.setValue(40), channel="rope")
+    rotated, unrotated = tab.invariance_view.items
+    _, scores = data(rotated)
+    q, k = torch.randn(2, 1, 128, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    theta = rope.inv_freq(128)
+    for shift in (0, 17, 63):
+        expected = rope.apply(q, [2 + shift], theta)[0] @ rope.apply(k, [5 + shift], theta)[0]
+        assert scores[shift] == pytest.approx(expected.item(), abs=1e-10)
+    assert np.ptp(scores) < 1e-9
+    assert data(unrotated)[1][0] == pytest.approx((q * k).sum().item())
+    assert "t = 40" in tab.readout.text()
+
+
+def test_decay_curves_and_log_axis(window, drive, tab):
+    ones, mean = tab.decay_view.items
+    d, score = data(ones)
+    expected = 2 * torch.cos(torch.from_numpy(d)[:, None] * rope.inv_freq(128)).sum(1)
+    np.testing.assert_allclose(score, expected.numpy(), atol=1e-9)
+    assert score[0] == pytest.approx(128)
+    q, k = QueryKey(128, "random", 0).vectors(RANDOM_SAMPLES)
+    random_scores = rope.relative_scores(q, k, d, rope.inv_freq(128))
+    np.testing.assert_allclose(data(mean)[1], random_scores.mean(0).numpy(), atol=1e-9)
+    assert len(tab.decay_view.bands) == 1
+    drive(window, lambda: tab.log_distance.setChecked(True), channel="rope")
+    assert data(tab.decay_view.items[0])[0][0] == 1  # d = 0 left out on a log axis
+
+
+def test_spectrum_marks_pairs_longer_than_the_context(window, drive, tab):
+    drive(window, lambda: window.parameters.seq_len.setValue(1000), channel="rope")
+    short, long = tab.spectrum_view.items
+    wavelengths = rope.wavelengths(rope.inv_freq(128)).numpy()
+    np.testing.assert_array_equal(data(long)[0], np.flatnonzero(wavelengths > 1000))
+    np.testing.assert_array_equal(data(short)[0], np.flatnonzero(wavelengths <= 1000))
+    assert tab.spectrum_view.lines[0].label.format == "seq_len = 1000"
+
+
+def test_layout_map_and_permutation(window, drive, tab):
+    drive(window, lambda: tab.head_dim.setValue(8), channel="rope")
+    np.testing.assert_array_equal(
+        tab.layout_view.image.image, [[0, 0, 1, 1, 2, 2, 3, 3], [0, 1, 2, 3, 0, 1, 2, 3]]
+    )
+    np.testing.assert_array_equal(data(tab.permutation_view.items[0])[1], [0, 2, 4, 6, 1, 3, 5, 7])
+
+
+def test_precision_views_follow_the_dtype(window, drive, tab):
+    drive(window, lambda: tab.dtype.setCurrentText("float64"), channel="rope")
+    assert np.all(tab.error_view.image.image == np.float32(np.log10(ERROR_FLOOR)))
+    drive(window, lambda: tab.dtype.setCurrentText("bfloat16"), channel="rope")
+    expected, _ = rope.precision_error(torch.arange(64), rope.inv_freq(128), torch.bfloat16)
+    np.testing.assert_allclose(
+        tab.error_view.image.image, np.log10(np.maximum(expected.numpy(), ERROR_FLOOR)), rtol=1e-5
+    )
+    _, worst = data(tab.error_curve_view.items[0])
+    np.testing.assert_allclose(worst, np.maximum(expected.amax(1).numpy(), ERROR_FLOOR))
