@@ -142,6 +142,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--version", action="version", version=f"posenc-gui {__version__}")
     parser.add_argument("--device", help=f"compute device ({', '.join(available_devices())})")
     parser.add_argument("--tab", choices=[tab.name for tab in TABS], help="tab shown first")
+    parser.add_argument("--page", help="page of the tab shown first (e.g. rotation on rope)")
     parser.add_argument("--seq-len", type=int, help="sequence length")
     parser.add_argument("--d-model", type=int, help="model dimension (even)")
     parser.add_argument("--theta", type=float, help="base θ")
@@ -183,6 +184,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             getattr(window.parameters, name).setValue(getattr(args, name))
     if args.tab:
         window.tabs.setCurrentWidget(window.tab(args.tab))
+    if args.page:
+        try:
+            window.tab_at(window.tabs.currentIndex()).show_page(args.page)
+        except ValueError as exc:
+            print(f"posenc-gui: error: --{exc}", file=sys.stderr)
+            window.close()
+            return 2
     if args.tokens:
         window.tab("absolute").label_tokens.setChecked(True)
     window.show()

@@ -46,6 +46,8 @@ def test_main_starts_draws_saves_and_closes(tmp_path):
         (("--theta", "5"), "--theta must be in [10, 1e+07], got 5"),
         (("--device", "tpu"), "device must be one of"),
         (("--seq-len", "many"), "invalid int value"),
+        (("--tab", "rope", "--page", "nowhere"), "page must be one of tables, rotation"),
+        (("--page", "rotation"), "page must be one of (none) on the absolute tab"),
     ],
 )
 def test_bad_arguments_exit_non_zero_with_a_message(args, message):

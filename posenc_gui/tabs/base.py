@@ -87,6 +87,22 @@ class Tab(QWidget):
             self._watch_hover(view)
         self.pages.addTab(page, title)
 
+    def page_names(self) -> list[str]:
+        """Names of the tab's pages (empty for a single-page tab)."""
+        if self.pages is None:
+            return []
+        return [self.pages.widget(i).objectName() for i in range(self.pages.count())]
+
+    def show_page(self, name: str) -> None:
+        """Bring page ``name`` to the front; ValueError naming the choices otherwise."""
+        names = self.page_names()
+        if name not in names:
+            raise ValueError(
+                f"page must be one of {', '.join(names) or '(none)'} on the "
+                f"{self.name} tab, got {name!r}"
+            )
+        self.pages.setCurrentIndex(names.index(name))
+
     def _watch_hover(self, view: QWidget) -> None:
         if hasattr(view, "hovered"):
             view.hovered.connect(self.hovered)

@@ -137,7 +137,10 @@ class RopeTab(Tab):
             colormap=SEQUENTIAL,
         )
         self.error_curve_view = CurvesView(
-            "(g) Worst |cos − cos₆₄| over pairs", "position m", "|error|"
+            "(g) Worst |cos − cos₆₄| over pairs",
+            "position m",
+            "|error|",
+            legend_at="bottom right",
         )
         self.error_curve_view.set_log(y=True)
         self.add_page("tables", "Tables && spectrum", [self.table_view, self.spectrum_view])
