@@ -21,11 +21,11 @@ from posenc_gui import __version__
 from posenc_gui.engine import Engine, available_devices, check_device
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.paths import resource_path
-from posenc_gui.tabs import AbsoluteTab, RopeTab, Tab
+from posenc_gui.tabs import AbsoluteTab, RelativeTab, RopeTab, Tab
 from posenc_gui.views.style import TICK_FONT, configure_pyqtgraph
 
 CJK_FALLBACK = "Droid Sans Fallback"
-TABS = (AbsoluteTab, RopeTab)
+TABS = (AbsoluteTab, RelativeTab, RopeTab)
 
 
 class MainWindow(QMainWindow):

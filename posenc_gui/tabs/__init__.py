@@ -2,6 +2,7 @@
 
 from posenc_gui.tabs.absolute import AbsoluteTab
 from posenc_gui.tabs.base import Tab
+from posenc_gui.tabs.relative import RelativeTab
 from posenc_gui.tabs.rope import RopeTab
 
-__all__ = ["AbsoluteTab", "RopeTab", "Tab"]
+__all__ = ["AbsoluteTab", "RelativeTab", "RopeTab", "Tab"]

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QScrollArea,
     QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -74,16 +73,18 @@ class Tab(QWidget):
         self._watch_hover(view)
 
     def add_page(
-        self, name: str, title: str, views: Sequence[QWidget], *, vertical: bool = False
+        self, name: str, title: str, views: Sequence[QWidget], *, columns: int | None = None
     ) -> None:
-        """Place views side by side (or stacked) on a page of the tab's own page bar."""
+        """Place views on a page of the tab's own page bar, in a grid of ``columns``
+        (default: all in one row)."""
         if self.pages is None:
             self.pages = QTabWidget(objectName="pages")
             self.views.addWidget(self.pages, 0, 0)
         page = QWidget(objectName=name)
-        box = QVBoxLayout(page) if vertical else QHBoxLayout(page)
-        for view in views:
-            box.addWidget(view)
+        grid = QGridLayout(page)
+        columns = columns or len(views)
+        for index, view in enumerate(views):
+            grid.addWidget(view, index // columns, index % columns)
             self._watch_hover(view)
         self.pages.addTab(page, title)
 

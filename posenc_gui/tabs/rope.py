@@ -146,9 +146,7 @@ class RopeTab(Tab):
         self.add_page("tables", "Tables && spectrum", [self.table_view, self.spectrum_view])
         self.add_page("rotation", "Rotation", [self.rotation_view])
         self.add_page("invariance", "Invariance && decay", [self.invariance_view, self.decay_view])
-        self.add_page(
-            "layouts", "Layouts", [self.layout_view, self.permutation_view], vertical=True
-        )
+        self.add_page("layouts", "Layouts", [self.layout_view, self.permutation_view], columns=1)
         self.add_page("precision", "Precision", [self.error_view, self.error_curve_view])
 
         self.timer = QTimer(self, interval=ANIMATION_MS)

@@ -23,15 +23,16 @@ LEGEND_OFFSETS = {
 
 @dataclass(frozen=True)
 class Curve:
-    """A line (``dashed`` or solid) or, with ``scatter``, markers only; ``color`` indexes
-    the palette (default: the curve's place in the list)."""
+    """A line (``dashed`` or solid) or, with ``scatter``, markers only. ``color`` is a palette
+    index (default: the curve's place in the list) or a colour name; an empty ``name`` keeps
+    the curve out of the legend."""
 
     name: str
     x: np.ndarray
     y: np.ndarray
     dashed: bool = False
     scatter: bool = False
-    color: int | None = None
+    color: int | str | None = None
 
 
 @dataclass(frozen=True)
@@ -104,20 +105,24 @@ class CurvesView(pg.PlotWidget):
         for line in self.lines:
             self.plot.removeItem(line)
         names = [curve.name for curve in curves]
-        if names != [item.name() for item in self.items]:
+        if names != [item.name() or "" for item in self.items]:
             for item in self.items:
                 self.plot.removeItem(item)
             self.legend.clear()
-            self.items = [self.plot.plot(name=name) for name in names]
+            self.items = [self.plot.plot(name=name or None) for name in names]
         self.bands = [(band.name, self._band(band)) for band in bands]
         for index, (item, curve) in enumerate(zip(self.items, curves, strict=True)):
-            color = PALETTE[(index if curve.color is None else curve.color) % len(PALETTE)]
+            color = (
+                curve.color
+                if isinstance(curve.color, str)
+                else PALETTE[(index if curve.color is None else curve.color) % len(PALETTE)]
+            )
             # Markers show that positions are discrete while there are few of them.
             marked = curve.scatter or (len(curve.x) <= MAX_MARKED_POINTS and not curve.dashed)
             item.setData(
                 curve.x,
                 curve.y,
-                pen=None if curve.scatter else pen(PALETTE.index(color), dashed=curve.dashed),
+                pen=None if curve.scatter else pen(color, dashed=curve.dashed),
                 symbol="o" if marked else None,
                 symbolSize=7,
                 symbolBrush=color,

@@ -10,6 +10,8 @@ from PySide6.QtCore import QPointF, QRectF, Signal
 
 from posenc_gui.views.style import DIVERGING, TICK_FONT, style_plot
 
+MASK_RGBA = np.array([200, 200, 200, 255])
+
 
 def _edges(edges: np.ndarray | None, count: int) -> np.ndarray:
     return np.arange(count + 1) if edges is None else np.asarray(edges)
@@ -41,6 +43,9 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self.plot.invertY(True)  # position 0 at the top, as in the papers' figures
         self.image = pg.ImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)
+        self.mask = pg.ImageItem(axisOrder="row-major")
+        self.mask.setZValue(1)
+        self.plot.addItem(self.mask)
         self.colorbar = self.plot.addColorBar(
             self.image, colorMap=colormap, values=(-1, 1), label=value_name, interactive=False
         )
@@ -66,13 +71,20 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         rows, cols = values.shape
         self._x_edges, self._y_edges = _edges(x_edges, cols), _edges(y_edges, rows)
         if levels is None:
-            peak = float(np.max(np.abs(values))) if values.size else 0.0
+            finite = np.abs(values[np.isfinite(values)])
+            peak = float(finite.max()) if finite.size else 0.0
             levels = (-peak, peak) if peak > 0 else (-1.0, 1.0)
         self.image.setImage(values, autoLevels=False)
+        # NaN marks "no value here" (e.g. masked future keys): grey, not a colour of the scale.
+        masked = np.isnan(values)
+        self.mask.setVisible(bool(masked.any()))
+        if masked.any():
+            self.mask.setImage(np.where(masked[..., None], MASK_RGBA, 0).astype(np.uint8))
         self.colorbar.setLevels(levels)
         x0, x1 = float(self._x_edges[0]), float(self._x_edges[-1])
         y0, y1 = float(self._y_edges[0]), float(self._y_edges[-1])
         self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+        self.mask.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
         if self._extent != (x0, x1, y0, y1):
             self._extent = (x0, x1, y0, y1)
             self.plot.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
@@ -93,9 +105,11 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         if not (0 <= row < data.shape[0] and 0 <= col < data.shape[1]):
             return ""
         x_name, y_name, value_name = self._names
+        value = data[row, col]
+        shown = "masked" if np.isnan(value) else f"{value:.6g}"
         return (
             f"{y_name} {_span(self._y_edges, row)} · {x_name} {_span(self._x_edges, col)}"
-            f" · {value_name} {data[row, col]:.6g}"
+            f" · {value_name} {shown}"
         )
 
     def _on_mouse_moved(self, scene_pos: QPointF) -> None:

@@ -30,7 +30,9 @@ def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> Non
     plot.showGrid(x=True, y=True, alpha=0.15)
 
 
-def pen(index: int, *, dashed: bool = False, width: float = 2.0) -> pg.QtGui.QPen:
-    """The pen for curve ``index`` of a plot."""
+def pen(color: int | str, *, dashed: bool = False, width: float = 2.0) -> pg.QtGui.QPen:
+    """A curve pen: ``color`` is a palette index or a colour name."""
     style = pg.QtCore.Qt.PenStyle.DashLine if dashed else pg.QtCore.Qt.PenStyle.SolidLine
-    return pg.mkPen(PALETTE[index % len(PALETTE)], width=width, style=style)
+    if isinstance(color, int):
+        color = PALETTE[color % len(PALETTE)]
+    return pg.mkPen(color, width=width, style=style)

@@ -1,0 +1,158 @@
+"""Relative position schemes: distances, the sinusoidal relative table, Shaw, T5 and ALiBi.
+
+Distances are key minus query, ``r[i, j] = j − i`` (Hugging Face T5 ``compute_bias``).
+Every matrix here is Toeplitz (it depends on ``j − i`` only), so each is built from one curve
+over distances; ``distance_block_means`` gives their exact display-resolution means.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from posenc_gui.encodings import sinusoidal
+from posenc_gui.encodings._checks import check_int
+
+
+def relative_positions(q_len: int, k_len: int | None = None) -> torch.Tensor:
+    """``r[i, j] = j − i``, int64 ``[q_len, k_len]`` (``k_len`` defaults to ``q_len``)."""
+    q_len = check_int("q_len", q_len, 1)
+    k_len = q_len if k_len is None else check_int("k_len", k_len, 1)
+    return torch.arange(k_len)[None, :] - torch.arange(q_len)[:, None]
+
+
+def sinusoidal_relative_table(
+    seq_len: int, d_model: int, base: float = 10000.0, *, dtype: torch.dtype = torch.float32
+) -> torch.Tensor:
+    """``R[i, j, :] = PE(j − i)``, the absolute table's sinusoid at the (signed) distance.
+
+    Same frequencies as ``sinusoidal.table``; negative distances included (sin is odd, cos
+    even), so no embedding lookup with negative indices. Returns ``[seq_len, seq_len, d_model]``.
+    """
+    seq_len = check_int("seq_len", seq_len, 1)
+    distances = torch.arange(-(seq_len - 1), seq_len)
+    by_distance = sinusoidal.encode(distances, d_model, base, dtype=dtype)  # [2L-1, d]
+    return by_distance[relative_positions(seq_len) + seq_len - 1]
+
+
+def shaw_index(q_len: int, k_len: int, max_relative_position: int) -> torch.Tensor:
+    """Shaw et al. (2018): ``clip(j − i, −k, k) + k ∈ [0, 2k]``, int64 ``[q_len, k_len]``.
+
+    Row ``[i, j]`` picks one of the ``2k + 1`` learned vectors ``a_ij``.
+    """
+    k = check_int("max_relative_position", max_relative_position, 0)
+    return relative_positions(q_len, k_len).clamp(-k, k) + k
+
+
+def _check_buckets(bidirectional: bool, num_buckets: int, max_distance: int) -> None:
+    num_buckets = check_int("num_buckets", num_buckets, 2 if bidirectional else 1)
+    if bidirectional and num_buckets % 2:
+        raise ValueError(f"num_buckets must be even when bidirectional, got {num_buckets}")
+    max_exact = (num_buckets // 2 if bidirectional else num_buckets) // 2
+    if max_exact < 1:
+        raise ValueError(
+            f"num_buckets must be at least {4 if bidirectional else 2}, got {num_buckets}"
+        )
+    check_int("max_distance", max_distance, max_exact + 1)
+
+
+def t5_bucket(
+    relative_position: torch.Tensor,
+    *,
+    bidirectional: bool = True,
+    num_buckets: int = 32,
+    max_distance: int = 128,
+) -> torch.Tensor:
+    """T5's bucket of each relative position (key − query), int64, same shape.
+
+    Small distances get a bucket each; larger ones share logarithmically wider buckets up to
+    ``max_distance``. Bidirectional: half the buckets for keys after the query. Causal: future
+    keys fall in bucket 0. Computed in float32 like Hugging Face
+    ``T5Attention._relative_position_bucket``, so bucket boundaries agree exactly.
+    """
+    _check_buckets(bidirectional, num_buckets, max_distance)
+    r = torch.as_tensor(relative_position, dtype=torch.int64)
+    buckets = torch.zeros_like(r)
+    if bidirectional:
+        num_buckets //= 2
+        buckets += (r > 0).long() * num_buckets
+        r = r.abs()
+    else:
+        r = -torch.clamp(r, max=0)
+    max_exact = num_buckets // 2
+    # max_exact ≥ 1; log(0) = −inf only where r < max_exact, which takes the exact branch.
+    log_ratio = torch.log(r.float() / max_exact) / math.log(max_distance / max_exact)
+    large = max_exact + (log_ratio * (num_buckets - max_exact)).long()
+    large = torch.clamp(large, max=num_buckets - 1)
+    return buckets + torch.where(r < max_exact, r, large)
+
+
+def alibi_slopes(n_heads: int) -> torch.Tensor:
+    """ALiBi slopes, float64 ``[n_heads]`` (Press et al.; the reference ``get_slopes``).
+
+    A power of two ``n``: ``m_h = 2^(−8h/n)``, ``h = 1 … n``. Otherwise, with ``c`` the largest
+    power of two below ``n``: the ``c`` slopes, then every other slope of ``2c`` heads.
+    """
+    n_heads = check_int("n_heads", n_heads, 1)
+    closest = 2 ** math.floor(math.log2(n_heads))
+
+    def power_of_two_slopes(n: int) -> torch.Tensor:
+        return 2.0 ** (-8.0 * torch.arange(1, n + 1, dtype=torch.float64) / n)
+
+    extra = power_of_two_slopes(2 * closest)[0::2][: n_heads - closest]
+    return torch.cat((power_of_two_slopes(closest), extra))
+
+
+def alibi_bias(
+    n_heads: int, q_len: int, k_len: int | None = None, *, causal: bool = True
+) -> torch.Tensor:
+    """ALiBi's additive bias, float64 ``[n_heads, q_len, k_len]``.
+
+    Causal: ``−m_h·(i − j)`` for ``j ≤ i`` and ``−inf`` (masked) for future keys ``j > i``.
+    Symmetric: ``−m_h·|i − j|``.
+    """
+    r = relative_positions(q_len, k_len).double()
+    slopes = alibi_slopes(n_heads)[:, None, None]
+    if causal:
+        return torch.where(r <= 0, slopes * r, -torch.inf)
+    return -slopes * r.abs()
+
+
+def distance_block_means(
+    by_distance: torch.Tensor, starts: torch.Tensor, counts: torch.Tensor
+) -> torch.Tensor:
+    """Exact block means of the Toeplitz matrix ``M[i, j] = f(j − i)``, float64 ``[B, B]``.
+
+    ``by_distance[k + L − 1] = f(k)`` for ``k = −(L−1) … L−1``; row and column runs are
+    ``starts``/``counts`` (``binning.bins``). A double running sum of ``f`` gives each block's
+    total without forming the ``L × L`` matrix. Blocks containing a non-finite value are NaN.
+    """
+    seq_len = (by_distance.shape[0] + 1) // 2
+    f = by_distance.double()
+    if int(counts.max()) == 1:  # one position per row: the matrix itself, exactly
+        exact = f[starts[None, :] - starts[:, None] + seq_len - 1]
+        return torch.where(torch.isfinite(exact), exact, torch.nan)
+    bad = (~torch.isfinite(f)).double()
+    f = torch.where(torch.isfinite(f), f, 0.0)
+
+    def double_sum(values: torch.Tensor) -> torch.Tensor:
+        # G[x] = Σ_{y < x} F[y] with F[y] = Σ_{k < y} values[k], indices shifted by L − 1.
+        first = torch.cat((values.new_zeros(1), torch.cumsum(values, 0)))
+        return torch.cat((values.new_zeros(1), torch.cumsum(first, 0)))
+
+    def block_sums(table: torch.Tensor) -> torch.Tensor:
+        a = starts.to(table.device)[:, None]  # query runs [a, a+n)
+        n = counts.to(table.device)[:, None]
+        c = starts.to(table.device)[None, :]  # key runs [c, c+m)
+        m = counts.to(table.device)[None, :]
+
+        # Σ_{p=a}^{a+n-1} Σ_{q=c}^{c+m-1} f(q − p) with f index q − p + L − 1.
+        def g(x: torch.Tensor) -> torch.Tensor:
+            return table[x + seq_len]
+
+        return g(c + m - a) - g(c - a) - g(c + m - a - n) + g(c - a - n)
+
+    total = block_sums(double_sum(f)) / (counts[:, None] * counts[None, :]).double()
+    masked = block_sums(double_sum(bad)) > 0
+    return torch.where(masked, torch.nan, total)

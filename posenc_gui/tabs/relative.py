@@ -1,0 +1,212 @@
+"""The Relative tab: distances, the sinusoidal relative table, Shaw, T5 buckets and ALiBi."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox, QWidget
+
+from posenc_gui.controls import IntControl
+from posenc_gui.engine import Engine
+from posenc_gui.engine.relative import SCHEMES, RelativeFrame, RelativeParams, compute_relative
+from posenc_gui.parameters import ParameterPanel
+from posenc_gui.tabs.base import Tab
+from posenc_gui.views import Curve, CurvesView, HeatmapView
+from posenc_gui.views.style import SEQUENTIAL
+
+SCHEME_LABELS = {
+    "sinusoidal": "sinusoidal relative (source article)",
+    "shaw": "Shaw et al. 2018 (clipped)",
+    "t5": "T5 buckets",
+    "alibi": "ALiBi",
+}
+SCHEME_PAGES = {"sinusoidal": "distances", "shaw": "distances", "t5": "t5", "alibi": "alibi"}
+NOTE = (
+    "Score(q<sub>i</sub>, k<sub>j</sub>) = q<sub>i</sub>ᵀk<sub>j</sub> + b<sub>r(i,j)</sub>, "
+    "r(i, j) = j − i. Row i of the sinusoidal relative table is the absolute table shifted "
+    "by −i: R[i, j] = PE(j − i); for i = 0 it is the absolute table."
+)
+
+
+class RelativeTab(Tab):
+    name, title = "relative", "Relative"
+    compute = staticmethod(compute_relative)
+
+    def __init__(
+        self, engine: Engine, parameters: ParameterPanel, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(engine, parameters, parent)
+        seq_len = parameters.seq_len.value()
+        self.scheme = QComboBox(objectName="scheme")
+        for key in SCHEMES:
+            self.scheme.addItem(SCHEME_LABELS[key], key)
+        self.scheme.setCurrentIndex(SCHEMES.index("t5"))
+        self.max_relative_position = IntControl("max_relative_position", 0, 512, 4)
+        self.query_position = IntControl("query_position", 0, seq_len - 1, 0)
+        self.num_buckets = IntControl("num_buckets", 4, 256, 32, step=2)
+        self.max_distance = IntControl("max_distance", 9, 16384, 128)
+        self.bidirectional = QCheckBox(
+            "bidirectional (else causal)", objectName="bidirectional", checked=True
+        )
+        self.n_heads = IntControl("n_heads", 1, 128, 8)
+        self.head = IntControl("head", 1, 8, 1)
+        self.causal = QCheckBox(
+            "causal (else symmetric |i − j|)", objectName="causal", checked=True
+        )
+        self.seed = QSpinBox(objectName="seed", minimum=0, maximum=2**31 - 1)
+        note = QLabel(NOTE, wordWrap=True)
+        self.window_note = QLabel(objectName="window_note", wordWrap=True)
+        for label, widget in (
+            ("scheme", self.scheme),
+            ("Shaw clip k", self.max_relative_position),
+            ("query position i", self.query_position),
+            ("T5 num_buckets", self.num_buckets),
+            ("T5 max_distance", self.max_distance),
+            ("", self.bidirectional),
+            ("ALiBi n_heads", self.n_heads),
+            ("ALiBi head h", self.head),
+            ("", self.causal),
+            ("seed (q, k, tables)", self.seed),
+        ):
+            self.controls.addRow(label, widget)
+        for widget in (self.message, note, self.window_note):
+            self.controls.addRow(widget)
+
+        self.distance_view = HeatmapView("(a) Relative distance j − i", "key j", "query i", "j − i")
+        self.table_view = HeatmapView(
+            "(b) Sinusoidal relative table R[i, j, :]", "dimension", "key j", "PE(j − i)"
+        )
+        self.bucket_view = HeatmapView(
+            "(c) T5 bucket of j − i", "key j", "query i", "bucket", colormap=SEQUENTIAL
+        )
+        self.bucket_curve_view = CurvesView(
+            "(c) T5 bucket against distance", "j − i", "bucket", legend_at="top left"
+        )
+        self.slope_view = CurvesView("(d) ALiBi slope per head", "head h", "slope m_h")
+        self.alibi_view = HeatmapView("(d) ALiBi bias, head 0", "key j", "query i", "bias")
+        self.alibi_curve_view = CurvesView(
+            "(d) ALiBi bias against distance", "i − j", "bias −m_h·|i − j|", legend_at="bottom left"
+        )
+        self.content_view = HeatmapView("(e) Content q_i·k_j/√d", "key j", "query i", "score")
+        self.bias_view = HeatmapView("(e) Bias b_r(i,j)", "key j", "query i", "bias")
+        self.total_view = HeatmapView("(e) Sum", "key j", "query i", "score")
+        self.attention_view = HeatmapView(
+            "(e) softmax over j", "key j", "query i", "attention", colormap=SEQUENTIAL
+        )
+        self.add_page("distances", "Distances && table", [self.distance_view, self.table_view])
+        self.add_page("t5", "T5 buckets", [self.bucket_view, self.bucket_curve_view])
+        self.add_page(
+            "alibi", "ALiBi", [self.alibi_view, self.alibi_curve_view, self.slope_view], columns=2
+        )
+        self.add_page(
+            "scores",
+            "Score formula",
+            [self.content_view, self.bias_view, self.total_view, self.attention_view],
+            columns=2,
+        )
+
+        parameters.seq_len.valueChanged.connect(lambda n: self.query_position.setRange(0, n - 1))
+        self.n_heads.valueChanged.connect(lambda n: self.head.setRange(1, n))
+        self.num_buckets.valueChanged.connect(self._fit_max_distance)
+        self.bidirectional.toggled.connect(self._fit_max_distance)
+        self.scheme.currentIndexChanged.connect(self._show_scheme_page)
+        for signal in (
+            self.scheme.currentIndexChanged,
+            self.max_relative_position.valueChanged,
+            self.query_position.valueChanged,
+            self.num_buckets.valueChanged,
+            self.max_distance.valueChanged,
+            self.bidirectional.toggled,
+            self.n_heads.valueChanged,
+            self.head.valueChanged,
+            self.causal.toggled,
+            self.seed.valueChanged,
+        ):
+            signal.connect(self.refresh)
+
+    def _fit_max_distance(self) -> None:
+        """T5 needs max_distance above its exact range (num_buckets/4, or /2 when causal)."""
+        per_side = self.num_buckets.value() // (2 if self.bidirectional.isChecked() else 1)
+        self.max_distance.setRange(per_side // 2 + 1, 16384)
+
+    def _show_scheme_page(self) -> None:
+        if self.pages.currentWidget().objectName() != "scores":
+            self.show_page(SCHEME_PAGES[self.scheme.currentData()])
+
+    def request(self) -> RelativeParams:
+        return RelativeParams(
+            seq_len=self.parameters.seq_len.value(),
+            d_model=self.parameters.d_model.value(),
+            theta=self.parameters.theta.value(),
+            scheme=self.scheme.currentData(),
+            max_relative_position=self.max_relative_position.value(),
+            query_position=self.query_position.value(),
+            num_buckets=self.num_buckets.value(),
+            max_distance=self.max_distance.value(),
+            bidirectional=self.bidirectional.isChecked(),
+            n_heads=self.n_heads.value(),
+            head=self.head.value(),
+            causal=self.causal.isChecked(),
+            seed=self.seed.value(),
+        )
+
+    def draw(self, frame: RelativeFrame) -> None:
+        p, edges = frame.params, frame.row_edges
+        clip = f", clipped to ±{p.max_relative_position}" if p.scheme == "shaw" else ""
+        self.distance_view.plot.setTitle(f"(a) Relative distance j − i{clip}", size="12pt")
+        self.distance_view.set_data(frame.distances, x_edges=edges, y_edges=edges)
+        self.table_view.plot.setTitle(
+            f"(b) Sinusoidal relative table R[{p.query_position}, j, :]", size="12pt"
+        )
+        self.table_view.set_data(frame.relative_table, y_edges=edges, levels=(-1.0, 1.0))
+
+        self.bucket_view.set_data(
+            frame.buckets, x_edges=edges, y_edges=edges, levels=(0.0, p.num_buckets - 1.0)
+        )
+        self.bucket_curve_view.set_curves(
+            [
+                Curve(
+                    f"{p.num_buckets} buckets, max_distance {p.max_distance}",
+                    frame.signed_distances,
+                    frame.bucket_by_distance,
+                )
+            ]
+        )
+
+        heads = np.arange(1, p.n_heads + 1)
+        self.slope_view.set_curves([Curve("m_h", heads, frame.slopes, scatter=True)])
+        kind = "causal" if p.causal else "symmetric"
+        self.alibi_view.plot.setTitle(f"(d) ALiBi head {p.head}, {kind}", size="12pt")
+        self.alibi_view.set_data(frame.alibi_matrix, x_edges=edges, y_edges=edges)
+        colours = pg.colormap.get(SEQUENTIAL)
+        distance = np.arange(frame.alibi_curves.shape[1])
+        self.alibi_curve_view.set_curves(
+            [
+                Curve(
+                    f"head {h + 1}" if h in (0, p.n_heads - 1) else "",
+                    distance,
+                    curve,
+                    color=colours.map(h / max(1, p.n_heads - 1), mode="qcolor").name(),
+                )
+                for h, curve in enumerate(frame.alibi_curves)
+            ]
+        )
+
+        window = np.arange(frame.window + 1)
+        self.bias_view.plot.setTitle(f"(e) Bias: {p.scheme}", size="12pt")
+        for view, values in (
+            (self.content_view, frame.content),
+            (self.bias_view, frame.bias),
+            (self.total_view, frame.total),
+        ):
+            view.set_data(values, x_edges=window, y_edges=window)
+        self.window_note.setText(
+            f"Score formula (e) over positions 0 … {frame.window - 1}"
+            f" with seeded random q, k (d = {p.d_model})."
+        )
+        self.attention_view.set_data(
+            frame.attention,
+            x_edges=window,
+            y_edges=window,
+            levels=(0.0, float(frame.attention.max())),
+        )

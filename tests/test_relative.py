@@ -1,0 +1,166 @@
+"""Relative schemes against Hugging Face T5 and BLOOM, the ALiBi reference and closed forms."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+import torch
+from transformers.models.bloom.modeling_bloom import _get_alibi_slopes
+from transformers.models.t5.modeling_t5 import T5Attention
+
+from posenc_gui.encodings import binning, relative, sinusoidal
+
+
+def reference_get_slopes(n: int) -> list[float]:
+    """ofirpress/attention_with_linear_biases ``get_slopes``, verbatim."""
+
+    def get_slopes_power_of_2(n):
+        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
+        ratio = start
+        return [start * ratio**i for i in range(n)]
+
+    if math.log2(n).is_integer():
+        return get_slopes_power_of_2(n)
+    closest_power_of_2 = 2 ** math.floor(math.log2(n))
+    return (
+        get_slopes_power_of_2(closest_power_of_2)
+        + reference_get_slopes(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
+    )
+
+
+DISTANCES = torch.arange(-1000, 1001)
+
+
+# Every valid setting: max_distance must exceed the exact range (transformers divides by
+# log(max_distance / max_exact)).
+T5_SETTINGS = [
+    (bidirectional, num_buckets, max_distance)
+    for bidirectional, num_buckets, max_distance in itertools.product(
+        (True, False), (8, 16, 32, 64, 128), (20, 128, 500, 1000)
+    )
+    if max_distance > (num_buckets // 2 if bidirectional else num_buckets) // 2
+]
+
+
+@pytest.mark.parametrize(("bidirectional", "num_buckets", "max_distance"), T5_SETTINGS)
+def test_t5_bucket_is_identical_to_transformers(bidirectional, num_buckets, max_distance):
+    ours = relative.t5_bucket(
+        DISTANCES, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
+    )
+    theirs = T5Attention._relative_position_bucket(
+        DISTANCES, bidirectional, num_buckets, max_distance
+    )
+    assert torch.equal(ours, theirs)
+
+
+@pytest.mark.parametrize("bidirectional", [True, False])
+def test_t5_buckets_are_monotone_in_distance_and_in_range(bidirectional):
+    buckets = relative.t5_bucket(DISTANCES, bidirectional=bidirectional)
+    assert buckets.min() >= 0 and buckets.max() <= 31
+    past = buckets[DISTANCES <= 0].flip(0)  # |distance| growing into the past
+    assert torch.all(past[1:] >= past[:-1])
+    future = buckets[DISTANCES > 0]
+    if bidirectional:
+        assert torch.all(future[1:] >= future[:-1]) and future.min() >= 16
+    else:
+        assert torch.all(future == 0)  # causal: future keys fall in bucket 0
+
+
+@pytest.mark.parametrize("n_heads", [*range(1, 17), 24, 32, 48, 64, 96, 112, 127, 128])
+def test_alibi_slopes_match_the_reference_and_bloom(n_heads):
+    ours = relative.alibi_slopes(n_heads)
+    assert ours.dtype == torch.float64 and ours.shape == (n_heads,)
+    torch.testing.assert_close(
+        ours, torch.tensor(reference_get_slopes(n_heads), dtype=torch.float64), rtol=1e-14, atol=0
+    )
+    bloom = _get_alibi_slopes(n_heads, torch.device("cpu"))
+    # BLOOM rounds the base to float32 and raises it to powers up to n_heads: its relative
+    # error grows to about n_heads · 2⁻²⁴.
+    torch.testing.assert_close(ours.float(), bloom, rtol=n_heads * 2**-23, atol=0)
+
+
+def test_alibi_bias_closed_forms():
+    causal = relative.alibi_bias(4, 6)
+    symmetric = relative.alibi_bias(4, 6, causal=False)
+    slopes = relative.alibi_slopes(4)
+    for h, i, j in itertools.product(range(4), range(6), range(6)):
+        if j <= i:
+            assert causal[h, i, j] == -slopes[h] * (i - j)
+        else:
+            assert causal[h, i, j] == -math.inf
+        assert symmetric[h, i, j] == -slopes[h] * abs(i - j)
+    assert torch.equal(symmetric, symmetric.transpose(1, 2))
+
+
+def test_relative_positions_and_shaw_index():
+    r = relative.relative_positions(3, 5)
+    assert r.tolist() == [[0, 1, 2, 3, 4], [-1, 0, 1, 2, 3], [-2, -1, 0, 1, 2]]
+    assert r.dtype == torch.int64
+    index = relative.shaw_index(6, 6, 2)
+    for i, j in itertools.product(range(6), range(6)):  # tensor2tensor's definition
+        assert index[i, j] == min(max(j - i, -2), 2) + 2
+    assert index.min() == 0 and index.max() == 4
+
+
+def test_sinusoidal_relative_table_is_the_sinusoid_of_the_distance():
+    table = relative.sinusoidal_relative_table(9, 16, 500.0, dtype=torch.float64)
+    assert table.shape == (9, 9, 16)
+    for i, j in itertools.product(range(9), range(9)):
+        expected = sinusoidal.encode([j - i], 16, 500.0, dtype=torch.float64)[0]
+        torch.testing.assert_close(table[i, j], expected, rtol=0, atol=0)
+    torch.testing.assert_close(table[0], sinusoidal.table(9, 16, 500.0, dtype=torch.float64))
+    torch.testing.assert_close(table[1:, 1:], table[:-1, :-1])  # Toeplitz
+    # sin is odd and cos even in the distance
+    torch.testing.assert_close(table[:, :, 0::2], -table.transpose(0, 1)[:, :, 0::2])
+    torch.testing.assert_close(table[:, :, 1::2], table.transpose(0, 1)[:, :, 1::2])
+
+
+@pytest.mark.parametrize(("length", "max_bins"), [(10, 10), (37, 6), (100, 7), (64, 63)])
+def test_distance_block_means_equal_means_of_the_full_matrix(length, max_bins):
+    k = torch.arange(-(length - 1), length, dtype=torch.float64)
+    f = torch.sin(0.37 * k) * k + 3.0
+    matrix = f[relative.relative_positions(length) + length - 1]  # M[i, j] = f(j − i)
+    starts, counts = binning.bins(length, max_bins)
+    runs = list(zip(starts.tolist(), counts.tolist(), strict=True))
+    expected = torch.tensor(
+        [[matrix[a : a + n, b : b + m].mean().item() for b, m in runs] for a, n in runs],
+        dtype=torch.float64,
+    )
+    torch.testing.assert_close(
+        relative.distance_block_means(f, starts, counts), expected, rtol=0, atol=1e-10
+    )
+
+
+def test_distance_block_means_mark_masked_blocks():
+    k = torch.arange(-4, 5).double()
+    f = torch.where(k <= 0, k, -torch.inf)
+    starts, counts = binning.bins(5, 5)
+    means = relative.distance_block_means(f, starts, counts)
+    assert torch.isnan(means).tolist() == (relative.relative_positions(5) > 0).tolist()
+    starts, counts = binning.bins(5, 2)
+    assert torch.isnan(relative.distance_block_means(f, starts, counts)).tolist() == [
+        [True, True],
+        [False, True],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: relative.relative_positions(0), "q_len must be in"),
+        (lambda: relative.shaw_index(4, 4, -1), "max_relative_position must be in"),
+        (lambda: relative.t5_bucket(DISTANCES, num_buckets=7), "num_buckets must be even"),
+        (lambda: relative.t5_bucket(DISTANCES, num_buckets=2), "num_buckets must be at least 4"),
+        (
+            lambda: relative.t5_bucket(DISTANCES, num_buckets=32, max_distance=8),
+            "max_distance must be in",
+        ),
+        (lambda: relative.alibi_slopes(0), "n_heads must be in"),
+        (lambda: relative.sinusoidal_relative_table(4, 5), "d_model must be even"),
+    ],
+)
+def test_bad_arguments_name_the_parameter(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

@@ -1,0 +1,126 @@
+"""The Relative tab draws exactly the library's numbers as its controls move."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from posenc_gui.encodings import binning, relative, sinusoidal
+from posenc_gui.engine.absolute import MAX_DISPLAY_ROWS
+
+R64 = relative.relative_positions(64).numpy()
+
+
+@pytest.fixture
+def tab(window, drive):
+    relative_tab = window.tab("relative")
+    drive(window, lambda: window.tabs.setCurrentWidget(relative_tab), channel="relative")
+    return relative_tab
+
+
+def set_scheme(window, drive, tab, scheme: str) -> None:
+    drive(
+        window, lambda: tab.scheme.setCurrentIndex(tab.scheme.findData(scheme)), channel="relative"
+    )
+
+
+def test_distance_matrix_and_shaw_clipping(window, drive, tab):
+    np.testing.assert_array_equal(tab.distance_view.image.image, R64)
+    set_scheme(window, drive, tab, "shaw")
+    assert tab.pages.currentWidget().objectName() == "distances"
+    drive(window, lambda: tab.max_relative_position.setValue(3), channel="relative")
+    np.testing.assert_array_equal(tab.distance_view.image.image, np.clip(R64, -3, 3))
+
+
+def test_long_sequences_draw_exact_block_means(window, drive, tab):
+    drive(window, lambda: window.parameters.seq_len.setValue(3000), channel="relative")
+    image = tab.distance_view.image.image
+    assert image.shape == (MAX_DISPLAY_ROWS, MAX_DISPLAY_ROWS)
+    starts, counts = binning.bins(3000, MAX_DISPLAY_ROWS)
+    centres = (starts + (counts - 1) / 2).numpy()  # mean of j − i over a block
+    np.testing.assert_allclose(image, centres[None, :] - centres[:, None], atol=1e-3)
+
+
+def test_relative_table_row_for_the_chosen_query(window, drive, tab):
+    drive(window, lambda: tab.query_position.setValue(5), channel="relative")
+    expected = sinusoidal.encode(torch.arange(64) - 5, 128).numpy()
+    np.testing.assert_allclose(tab.table_view.image.image, expected, atol=1e-6)
+
+
+def test_t5_views_follow_their_controls(window, drive, tab):
+    np.testing.assert_array_equal(
+        tab.bucket_view.image.image, relative.t5_bucket(torch.from_numpy(R64)).numpy()
+    )
+    drive(window, lambda: tab.bidirectional.setChecked(False), channel="relative")
+    drive(window, lambda: tab.num_buckets.setValue(16), channel="relative")
+    drive(window, lambda: tab.max_distance.setValue(40), channel="relative")
+    expected = relative.t5_bucket(
+        torch.from_numpy(R64), bidirectional=False, num_buckets=16, max_distance=40
+    ).numpy()
+    np.testing.assert_array_equal(tab.bucket_view.image.image, expected)
+    k, buckets = tab.bucket_curve_view.items[0].getOriginalDataset()
+    np.testing.assert_array_equal(k, np.arange(-63, 64))
+    np.testing.assert_array_equal(
+        buckets,
+        relative.t5_bucket(
+            torch.from_numpy(k), bidirectional=False, num_buckets=16, max_distance=40
+        ).numpy(),
+    )
+
+
+def test_max_distance_cannot_fall_into_the_exact_range(window, drive, tab):
+    drive(window, lambda: tab.max_distance.setValue(9), channel="relative")
+    drive(window, lambda: tab.num_buckets.setValue(128), channel="relative")
+    assert tab.max_distance.value() == 33  # 128 buckets: 64 a side, 32 exact
+    assert tab.message.text() == ""
+
+
+def test_alibi_views(window, drive, tab):
+    set_scheme(window, drive, tab, "alibi")
+    assert tab.pages.currentWidget().objectName() == "alibi"
+    drive(window, lambda: tab.n_heads.setValue(12), channel="relative")
+    drive(window, lambda: tab.head.setValue(3), channel="relative")
+    heads, slopes = tab.slope_view.items[0].getOriginalDataset()
+    np.testing.assert_array_equal(heads, np.arange(1, 13))
+    np.testing.assert_allclose(slopes, relative.alibi_slopes(12).numpy())
+    bias = relative.alibi_bias(12, 64)[2].numpy()
+    image = tab.alibi_view.image.image
+    np.testing.assert_array_equal(np.isnan(image), np.isinf(bias))
+    np.testing.assert_allclose(image[~np.isnan(image)], bias[np.isfinite(bias)], rtol=1e-6)
+    assert tab.alibi_view.mask.isVisible()
+    assert len(tab.alibi_curve_view.items) == 12
+    drive(window, lambda: tab.causal.setChecked(False), channel="relative")
+    np.testing.assert_allclose(
+        tab.alibi_view.image.image, relative.alibi_bias(12, 64, causal=False)[2].numpy(), rtol=1e-6
+    )
+    assert not tab.alibi_view.mask.isVisible()
+    drive(window, lambda: tab.n_heads.setValue(2), channel="relative")
+    assert tab.head.value() == 2
+
+
+def test_score_formula_adds_the_scheme_bias(window, drive, tab):
+    set_scheme(window, drive, tab, "alibi")
+    q, k = torch.randn(2, 64, 128, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    content = (q @ k.T / 128**0.5).numpy()
+    np.testing.assert_allclose(tab.content_view.image.image, content, rtol=1e-5, atol=1e-6)
+    bias = relative.alibi_bias(8, 64)[0].numpy()
+    total = content + bias
+    np.testing.assert_allclose(
+        tab.total_view.image.image[np.isfinite(total)],
+        total[np.isfinite(total)],
+        rtol=1e-5,
+        atol=1e-5,
+    )
+    attention = tab.attention_view.image.image
+    np.testing.assert_allclose(attention.sum(1), 1.0, rtol=1e-5)
+    assert np.all(attention[np.isinf(bias)] == 0)  # masked keys get no attention
+    assert "positions 0 … 63" in tab.window_note.text()
+
+
+def test_sinusoidal_scheme_bias_uses_the_relative_table(window, drive, tab):
+    set_scheme(window, drive, tab, "sinusoidal")
+    q, _ = torch.randn(2, 64, 128, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    table = relative.sinusoidal_relative_table(64, 128, dtype=torch.float64)
+    expected = ((q[:, None, :] * table).sum(-1) / 128**0.5).numpy()
+    np.testing.assert_allclose(tab.bias_view.image.image, expected, rtol=1e-5, atol=1e-6)
