@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QFontDatabase, QIcon
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
+    QFileDialog,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -19,13 +22,35 @@ from PySide6.QtWidgets import (
 
 from posenc_gui import __version__
 from posenc_gui.engine import Engine, available_devices, check_device
-from posenc_gui.parameters import ParameterPanel
+from posenc_gui.parameters import EVEN_PARAMETERS, SHARED_RANGES, ParameterPanel
 from posenc_gui.paths import resource_path
-from posenc_gui.tabs import AbsoluteTab, RelativeTab, RopeTab, Tab
+from posenc_gui.presets import Preset, load_presets, read_config_json
+from posenc_gui.tabs import AbsoluteTab, ExtensionTab, RelativeTab, RopeTab, Tab
 from posenc_gui.views.style import TICK_FONT, configure_pyqtgraph
 
 CJK_FALLBACK = "Droid Sans Fallback"
-TABS = (AbsoluteTab, RelativeTab, RopeTab)
+# The tab a preset shows: its encoding's, or the extension tab for scaled RoPE.
+PRESET_TABS: dict[str, Callable[[Preset], str]] = {
+    "sinusoidal": lambda p: "absolute",
+    "t5": lambda p: "relative",
+    "alibi": lambda p: "relative",
+    "rope": lambda p: "rope" if p.rope.method == "default" else "extension",
+}
+
+
+def preset_parameters(preset: Preset) -> dict[str, float]:
+    """The shared parameters a preset sets (d_model, head_dim, θ as the app names them)."""
+    config = preset.config
+    if preset.kind == "rope":
+        return {"head_dim": preset.rope.head_dim, "theta": preset.rope.base}
+    if preset.kind == "sinusoidal":
+        return {"d_model": config["d_model"], "theta": config.get("rope_theta", 10000.0)}
+    if preset.kind == "t5":
+        return {"d_model": config["d_model"]}
+    return {}
+
+
+TABS = (AbsoluteTab, RelativeTab, RopeTab, ExtensionTab)
 
 
 class MainWindow(QMainWindow):
@@ -37,6 +62,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("posenc-gui — positional encodings")
         self.setWindowIcon(QIcon(str(resource_path("icons", "posenc-gui.svg"))))
         self.engine = Engine(device, parent=self)
+        self.presets = load_presets()
         self.parameters = ParameterPanel()
         dock = QDockWidget("Shared parameters", self, objectName="parameters_dock")
         dock.setWidget(self.parameters)
@@ -69,9 +95,22 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
+        for label, name, handler in (
+            ("&Open config.json…", "open_config", self._open_config),
+            ("&Paste config.json…", "paste_config", self._paste_config),
+        ):
+            action = QAction(label, self, objectName=name)
+            action.triggered.connect(handler)
+            file_menu.addAction(action)
+        file_menu.addSeparator()
         quit_action = QAction("&Quit", self, objectName="quit", shortcut="Ctrl+Q")
         quit_action.triggered.connect(self.close)
         file_menu.addAction(quit_action)
+        preset_menu = self.menuBar().addMenu("&Presets")
+        for preset in self.presets:
+            action = QAction(preset.name, self, objectName=f"preset_{preset.name}")
+            action.triggered.connect(lambda _=False, p=preset: self._report(self.apply_preset, p))
+            preset_menu.addAction(action)
         device_menu = self.menuBar().addMenu("&Device")
         group = QActionGroup(self)
         for name in available_devices():
@@ -92,6 +131,65 @@ class MainWindow(QMainWindow):
             f"<b>posenc-gui {__version__}</b><p>Transformer positional encodings "
             "made visible: absolute sinusoidal, relative and rotary.</p>",
         )
+
+    def apply_preset(self, preset: Preset) -> str:
+        """Set every tab from a model preset; returns what was done.
+
+        Values outside the app's ranges are refused (ValueError) before anything changes.
+        """
+        shared = preset_parameters(preset)
+        for name, value in shared.items():
+            low, high = SHARED_RANGES[name]
+            if not low <= value <= high:
+                raise ValueError(
+                    f"{preset.name}: {name} {value:g} is outside the app's range {low:g} … {high:g}"
+                )
+        for name, value in shared.items():
+            getattr(self.parameters, name).setValue(value)
+        for index in range(self.tabs.count()):
+            self.tab_at(index).apply_preset(preset)
+        self.tabs.setCurrentWidget(self.tab(PRESET_TABS[preset.kind](preset)))
+        return f"Loaded {preset.name}"
+
+    def import_config(self, data: bytes, source: str = "config.json") -> str:
+        """Apply a model's config.json to the RoPE and extension tabs; returns a summary.
+
+        Anything invalid raises ValueError naming the key and the reason, and nothing changes.
+        """
+        config, scaling = read_config_json(data)
+        self.apply_preset(Preset(source, "rope", config, "half", {"config": source}))
+        summary = (
+            f"Loaded {source}: {scaling.method} RoPE, head_dim {scaling.head_dim}, "
+            f"θ {scaling.base:g}"
+        )
+        ignored = scaling.ignored_keys
+        return summary + (f"; ignored keys: {', '.join(ignored)}" if ignored else "")
+
+    def _report(self, action: Callable[..., str], *args: object) -> None:
+        """Run a user action: its summary in the status bar, or its refusal in a dialog."""
+        try:
+            self.statusBar().showMessage(action(*args), 15_000)
+        except ValueError as exc:
+            QMessageBox.warning(self, "Not loaded", str(exc))
+
+    def _open_config(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open a model's config.json", "", "JSON (*.json);;All files (*)"
+        )
+        if path:
+            try:
+                data = Path(path).read_bytes()
+            except OSError as exc:
+                QMessageBox.warning(self, "Not loaded", f"{path}: {exc.strerror}")
+                return
+            self._report(self.import_config, data, Path(path).name)
+
+    def _paste_config(self) -> None:
+        text, ok = QInputDialog.getMultiLineText(
+            self, "Paste config.json", "A model's config.json (JSON):"
+        )
+        if ok and text.strip():
+            self._report(self.import_config, text.encode("utf-8"), "pasted config.json")
 
     def tab(self, name: str) -> Tab:
         """The tab whose objectName is ``name``."""
@@ -145,6 +243,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--page", help="page of the tab shown first (e.g. rotation on rope)")
     parser.add_argument("--seq-len", type=int, help="sequence length")
     parser.add_argument("--d-model", type=int, help="model dimension (even)")
+    parser.add_argument("--head-dim", type=int, help="RoPE head dimension (even)")
     parser.add_argument("--theta", type=float, help="base θ")
     parser.add_argument(
         "--tokens", action="store_true", help="label positions with the sentence's characters"
@@ -160,15 +259,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
             check_device(args.device)
         except ValueError as exc:
             parser.error(f"--{exc}")
-    limits = {"seq_len": (1, 8192), "d_model": (2, 2048), "theta": (10.0, 1e7)}
-    for name, (low, high) in limits.items():
+    for name, (low, high) in SHARED_RANGES.items():
         value = getattr(args, name)
+        flag = f"--{name.replace('_', '-')}"
         if value is not None and not low <= value <= high:
-            parser.error(
-                f"--{name.replace('_', '-')} must be in [{low:g}, {high:g}], got {value:g}"
-            )
-    if args.d_model is not None and args.d_model % 2:
-        parser.error(f"--d-model must be even, got {args.d_model}")
+            parser.error(f"{flag} must be in [{low:g}, {high:g}], got {value:g}")
+        if name in EVEN_PARAMETERS and value is not None and value % 2:
+            parser.error(f"{flag} must be even, got {value}")
     return args
 
 
@@ -179,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.setApplicationName("posenc-gui")
     install_fonts(app)
     window = MainWindow(device=args.device)
-    for name in ("seq_len", "d_model", "theta"):
+    for name in SHARED_RANGES:
         if getattr(args, name) is not None:
             getattr(window.parameters, name).setValue(getattr(args, name))
     if args.tab:

@@ -1,4 +1,4 @@
-"""The parameters every tab shares: sequence length, model dimension and base θ."""
+"""The parameters every tab shares: sequence length, model and head dimensions, base θ."""
 
 from __future__ import annotations
 
@@ -9,7 +9,15 @@ from posenc_gui.controls import IntControl, LogControl
 
 SEQ_LEN_RANGE = (1, 8192)
 D_MODEL_RANGE = (2, 2048)
+HEAD_DIM_RANGE = (2, 1024)
 THETA_RANGE = (10.0, 1e7)
+SHARED_RANGES = {
+    "seq_len": SEQ_LEN_RANGE,
+    "d_model": D_MODEL_RANGE,
+    "head_dim": HEAD_DIM_RANGE,
+    "theta": THETA_RANGE,
+}
+EVEN_PARAMETERS = ("d_model", "head_dim")
 
 
 class ParameterPanel(QWidget):
@@ -22,12 +30,14 @@ class ParameterPanel(QWidget):
         self.setObjectName("parameters")
         self.seq_len = IntControl("seq_len", *SEQ_LEN_RANGE, 64)
         self.d_model = IntControl("d_model", *D_MODEL_RANGE, 128, step=2)
+        self.head_dim = IntControl("head_dim", *HEAD_DIM_RANGE, 128, step=2)
         self.theta = LogControl("theta", *THETA_RANGE, 10000.0)
         form = QFormLayout(self)
         form.addRow("seq_len (positions)", self.seq_len)
         form.addRow("d_model (even)", self.d_model)
+        form.addRow("head_dim (RoPE, even)", self.head_dim)
         form.addRow("base θ (log scale)", self.theta)
-        for control in (self.seq_len, self.d_model, self.theta):
+        for control in (self.seq_len, self.d_model, self.head_dim, self.theta):
             control.setToolTip(
                 f"{control.objectName()}: {control.box.minimum():g} … {control.box.maximum():g}"
             )

@@ -31,7 +31,7 @@ def test_angle_cos_and_sin_tables(window, drive, tab):
 
 
 def test_head_dim_and_theta_redraw_the_table(window, drive, tab):
-    drive(window, lambda: tab.head_dim.setValue(24), channel="rope")
+    drive(window, lambda: window.parameters.head_dim.setValue(24), channel="rope")
     drive(window, lambda: window.parameters.theta.setValue(500.0), channel="rope")
     expected = np.mod(rope.angles(torch.arange(64), rope.inv_freq(24, 500.0)).numpy(), 2 * np.pi)
     assert tab.table_view.image.image.shape == (64, 12)
@@ -118,7 +118,7 @@ def test_spectrum_marks_pairs_longer_than_the_context(window, drive, tab):
 
 
 def test_layout_map_and_permutation(window, drive, tab):
-    drive(window, lambda: tab.head_dim.setValue(8), channel="rope")
+    drive(window, lambda: window.parameters.head_dim.setValue(8), channel="rope")
     np.testing.assert_array_equal(
         tab.layout_view.image.image, [[0, 0, 1, 1, 2, 2, 3, 3], [0, 1, 2, 3, 0, 1, 2, 3]]
     )

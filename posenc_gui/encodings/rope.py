@@ -23,6 +23,21 @@ import torch
 
 from posenc_gui.encodings import sinusoidal
 from posenc_gui.encodings._checks import check_base, check_choice, check_even
+from posenc_gui.encodings.extension import inv_freq_from_config
+
+__all__ = [
+    "LAYOUTS",
+    "angles",
+    "apply",
+    "cos_sin",
+    "inv_freq",
+    "inv_freq_from_config",
+    "pair_channels",
+    "permutation",
+    "precision_error",
+    "relative_scores",
+    "wavelengths",
+]
 
 LAYOUTS = ("interleaved", "half")
 Positions = torch.Tensor | Sequence[float]

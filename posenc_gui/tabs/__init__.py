@@ -2,7 +2,8 @@
 
 from posenc_gui.tabs.absolute import AbsoluteTab
 from posenc_gui.tabs.base import Tab
+from posenc_gui.tabs.extension import ExtensionTab
 from posenc_gui.tabs.relative import RelativeTab
 from posenc_gui.tabs.rope import RopeTab
 
-__all__ = ["AbsoluteTab", "RelativeTab", "RopeTab", "Tab"]
+__all__ = ["AbsoluteTab", "ExtensionTab", "RelativeTab", "RopeTab", "Tab"]

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from posenc_gui.engine import Engine
 from posenc_gui.engine.engine import Compute
 from posenc_gui.parameters import ParameterPanel
+from posenc_gui.presets import Preset
 
 
 def parse_indices(name: str, text: str) -> list[int]:
@@ -50,6 +51,7 @@ class Tab(QWidget):
         self.setObjectName(self.name)
         self.engine, self.parameters = engine, parameters
         self.controls = QFormLayout()
+        self.controls.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.message = QLabel()
         self.message.setObjectName("message")
         self.message.setWordWrap(True)
@@ -109,8 +111,20 @@ class Tab(QWidget):
             view.hovered.connect(self.hovered)
 
     def refresh(self) -> None:
-        """Ask the engine for a new frame of the current parameters (never blocks)."""
-        self.engine.submit(self.objectName(), type(self).compute, self.request(), self.draw)
+        """Ask the engine for a new frame of the current parameters (never blocks).
+
+        Settings that do not fit together (``request`` raises ValueError) are named in the
+        tab's message and the last good frame stays.
+        """
+        try:
+            request = self.request()
+        except ValueError as exc:
+            self.message.setText(str(exc))
+            return
+        self.engine.submit(self.objectName(), type(self).compute, request, self.draw)
+
+    def apply_preset(self, preset: Preset) -> None:
+        """Take what this tab needs from a model preset (default: nothing)."""
 
     def request(self) -> Any:
         """The immutable parameters of the next frame."""

@@ -10,6 +10,7 @@ from posenc_gui.controls import IntControl
 from posenc_gui.engine import Engine
 from posenc_gui.engine.relative import SCHEMES, RelativeFrame, RelativeParams, compute_relative
 from posenc_gui.parameters import ParameterPanel
+from posenc_gui.presets import Preset
 from posenc_gui.tabs.base import Tab
 from posenc_gui.views import Curve, CurvesView, HeatmapView
 from posenc_gui.views.style import SEQUENTIAL
@@ -123,6 +124,18 @@ class RelativeTab(Tab):
             self.seed.valueChanged,
         ):
             signal.connect(self.refresh)
+
+    def apply_preset(self, preset: Preset) -> None:
+        config = preset.config
+        if preset.kind == "t5":
+            self.scheme.setCurrentIndex(self.scheme.findData("t5"))
+            self.bidirectional.setChecked(True)  # the encoder's buckets
+            self.num_buckets.setValue(config["relative_attention_num_buckets"])
+            self.max_distance.setValue(config["relative_attention_max_distance"])
+        elif preset.kind == "alibi":
+            self.scheme.setCurrentIndex(self.scheme.findData("alibi"))
+            self.n_heads.setValue(config["n_head"])
+            self.causal.setChecked(True)
 
     def _fit_max_distance(self) -> None:
         """T5 needs max_distance above its exact range (num_buckets/4, or /2 when causal)."""

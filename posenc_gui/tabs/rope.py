@@ -28,12 +28,12 @@ from posenc_gui.engine.rope import (
     compute_rotation,
 )
 from posenc_gui.parameters import ParameterPanel
+from posenc_gui.presets import Preset
 from posenc_gui.tabs.base import Tab, parse_indices
 from posenc_gui.views import Band, Curve, CurvesView, HeatmapView, Line
 from posenc_gui.views.rotation import RotationPanel, RotationView
 from posenc_gui.views.style import CYCLIC, DIVERGING, SEQUENTIAL
 
-HEAD_DIM_RANGE = (2, 1024)
 MAX_PANELS = 16
 ANIMATION_MS = 33  # ~30 frames per second
 SWEEP_FRAMES = 300  # a whole sequence plays in about ten seconds
@@ -57,7 +57,6 @@ class RopeTab(Tab):
     ) -> None:
         super().__init__(engine, parameters, parent)
         seq_len = parameters.seq_len.value()
-        self.head_dim = IntControl("head_dim", *HEAD_DIM_RANGE, 128, step=2)
         self.layout_choice = QComboBox(objectName="layout")
         self.layout_choice.addItem("interleaved (Meta LLaMA, GPT-J)", "interleaved")
         self.layout_choice.addItem("half (GPT-NeoX, Hugging Face)", "half")
@@ -83,7 +82,6 @@ class RopeTab(Tab):
         self.readout = QLabel(objectName="invariance_readout", wordWrap=True)
         note = QLabel(NOTE, wordWrap=True)
         for label, widget in (
-            ("head_dim (even)", self.head_dim),
             ("layout", self.layout_choice),
             ("q and k", self.query),
             ("seed", self.seed),
@@ -154,7 +152,6 @@ class RopeTab(Tab):
         self.play.toggled.connect(self._play)
         parameters.seq_len.valueChanged.connect(self._fit_positions)
         for signal in (
-            self.head_dim.valueChanged,
             self.layout_choice.currentIndexChanged,
             self.query.currentIndexChanged,
             self.seed.valueChanged,
@@ -173,6 +170,10 @@ class RopeTab(Tab):
         ):
             signal.connect(self.refresh_rotation)
 
+    def apply_preset(self, preset: Preset) -> None:
+        if preset.kind == "rope":
+            self.layout_choice.setCurrentIndex(self.layout_choice.findData(preset.layout))
+
     def _fit_positions(self, seq_len: int) -> None:
         for control in (self.position, self.query_position, self.key_position, self.shift):
             control.setRange(0, seq_len - 1)
@@ -187,7 +188,9 @@ class RopeTab(Tab):
         self.position.setValue((self.position.value() + step) % seq_len)
 
     def query_key(self) -> QueryKey:
-        return QueryKey(self.head_dim.value(), self.query.currentData(), self.seed.value())
+        return QueryKey(
+            self.parameters.head_dim.value(), self.query.currentData(), self.seed.value()
+        )
 
     def refresh(self) -> None:
         super().refresh()
@@ -200,7 +203,7 @@ class RopeTab(Tab):
         )
 
     def rotation_request(self) -> RotationParams:
-        n_pairs = self.head_dim.value() // 2
+        n_pairs = self.parameters.head_dim.value() // 2
         try:
             chosen = (
                 parse_indices("pairs", self.pairs.text())
@@ -214,7 +217,7 @@ class RopeTab(Tab):
         if any(not 0 <= i < n_pairs for i in chosen):
             self.message.setText(f"pairs must be in [0, {n_pairs - 1}]; others are skipped")
         return RotationParams(
-            self.head_dim.value(),
+            self.parameters.head_dim.value(),
             self.parameters.theta.value(),
             self.layout_choice.currentData(),
             self.query_key(),
@@ -225,7 +228,7 @@ class RopeTab(Tab):
     def request(self) -> RopeParams:
         return RopeParams(
             seq_len=self.parameters.seq_len.value(),
-            head_dim=self.head_dim.value(),
+            head_dim=self.parameters.head_dim.value(),
             theta=self.parameters.theta.value(),
             layout=self.layout_choice.currentData(),
             query=self.query_key(),

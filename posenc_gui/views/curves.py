@@ -56,6 +56,16 @@ class Line:
     color: int = 2
 
 
+@dataclass(frozen=True)
+class Span:
+    """A shaded range of x (e.g. the pairs a method keeps), named in the legend."""
+
+    start: float
+    end: float
+    label: str
+    color: int | str = 3
+
+
 class CurvesView(pg.PlotWidget):
     """Draws what it is handed; long curves are shown as min/max envelopes per pixel."""
 
@@ -82,6 +92,8 @@ class CurvesView(pg.PlotWidget):
         self.items: list[pg.PlotDataItem] = []
         self.bands: list[tuple[str, pg.FillBetweenItem]] = []
         self.lines: list[pg.InfiniteLine] = []
+        self.spans: list[pg.LinearRegionItem] = []
+        self._span_specs: tuple[Span, ...] = ()
         self._log = (False, False)
 
     def set_log(self, *, x: bool = False, y: bool = False) -> None:
@@ -95,6 +107,7 @@ class CurvesView(pg.PlotWidget):
         *,
         bands: Sequence[Band] = (),
         lines: Sequence[Line] = (),
+        spans: Sequence[Span] = (),
         x_labels: Sequence[str] | None = None,
     ) -> None:
         """Draw ``curves`` over ``bands``, with reference ``lines``, replacing what was drawn;
@@ -102,8 +115,15 @@ class CurvesView(pg.PlotWidget):
         for name, fill in self.bands:
             self.legend.removeItem(name)
             self.plot.removeItem(fill)
-        for line in self.lines:
-            self.plot.removeItem(line)
+        for item in (*self.lines, *self.spans):
+            self.plot.removeItem(item)
+        for label in {span.label for span in self._span_specs}:
+            self.legend.removeItem(label)
+        self._span_specs = tuple(spans)
+        self.spans = [
+            self._span(span, first=span.label not in {s.label for s in spans[:i]})
+            for i, span in enumerate(spans)
+        ]
         names = [curve.name for curve in curves]
         if names != [item.name() or "" for item in self.items]:
             for item in self.items:
@@ -146,6 +166,22 @@ class CurvesView(pg.PlotWidget):
         self.legend.addItem(pg.PlotDataItem(pen=None, fillLevel=0, fillBrush=colour), band.name)
         return fill
 
+    def _span(self, span: Span, *, first: bool) -> pg.LinearRegionItem:
+        colour = pg.mkColor(
+            span.color if isinstance(span.color, str) else PALETTE[span.color % len(PALETTE)]
+        )
+        colour.setAlpha(45)
+        on_log_axis = self._log[0]
+        ends = [math.log10(v) if on_log_axis else v for v in (span.start, span.end)]
+        region = pg.LinearRegionItem(values=ends, movable=False, brush=colour, pen=pg.mkPen(None))
+        region.setZValue(-1)
+        self.plot.addItem(region)
+        if first:  # one legend entry per label, shown as a proxy (see _band)
+            self.legend.addItem(
+                pg.PlotDataItem(pen=None, fillLevel=0, fillBrush=colour), span.label
+            )
+        return region
+
     def _line(self, line: Line) -> pg.InfiniteLine:
         on_log_axis = self._log[0] if line.vertical else self._log[1]
         position = math.log10(line.value) if on_log_axis else line.value
@@ -155,7 +191,7 @@ class CurvesView(pg.PlotWidget):
             pen=pen(line.color, dashed=True, width=1.5),
             label=line.label,
             labelOpts={
-                "position": 0.08 if line.vertical else 0.92,
+                "position": 0.08 if line.vertical else 0.75,
                 "color": PALETTE[line.color],
                 "fill": (255, 255, 255, 200),
             },

@@ -1,0 +1,87 @@
+"""What the context-extension tab draws, computed from its parameters (worker thread)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from posenc_gui.encodings import binning, extension
+from posenc_gui.encodings.extension import RopeScaling
+from posenc_gui.engine.absolute import MAX_DISPLAY_ROWS
+
+DYNAMIC_POINTS = 400  # the effective base is smooth and monotone in the length
+
+
+@dataclass(frozen=True)
+class ExtensionParams:
+    scaling: RopeScaling
+    target_context: int
+    sweep_length: int  # the length marked on the dynamic-NTK curve
+
+
+@dataclass(frozen=True)
+class ExtensionFrame:
+    params: ExtensionParams
+    pairs: np.ndarray  # [P] pair index i
+    wavelength_original: np.ndarray  # [P] 2π/θ_i
+    wavelength_scaled: np.ndarray  # [P] 2π/θ'_i (at the target context)
+    ratio: np.ndarray  # [P] θ'_i/θ_i
+    regions: tuple[str, ...]  # [P] kept / blended / interpolated
+    distances: np.ndarray  # [B] centre of each run of distances 0 … target−1
+    decay_original: np.ndarray  # [B] mean of 2·Σ_i cos(d·θ_i) over each run
+    decay_scaled: np.ndarray  # [B] the same with θ' and the attention factor squared
+    angle_original: np.ndarray  # [P] angle budget of the original context, L0·θ_i
+    angle_target: np.ndarray  # [P] angle budget of the target context, T·θ'_i
+    unseen: np.ndarray  # [P] bool: pairs reaching angles never seen in training
+    attention_factor: float
+    effective_base: float
+    lengths: np.ndarray  # [N] sequence lengths for the dynamic-NTK curve
+    dynamic_base: np.ndarray  # [N] dynamic NTK's base at each length
+    sweep_base: float  # its value at params.sweep_length
+
+
+def _decay(inv_freq: torch.Tensor, starts: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
+    """Exact mean over each run of distances of ``q·R_d k`` for ``q = k = 1``: 2·Σ cos(d·θ)."""
+    return 2 * binning.mean_phasor(starts, counts, inv_freq).real.sum(1)
+
+
+def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFrame:
+    """Every extension view's arrays for ``p``."""
+    s, target = p.scaling, p.target_context
+    original = extension.scaled_inv_freq(s.with_changes(method="default"))
+    scaled = extension.scaled_inv_freq(s, seq_len=target)
+    factor = extension.attention_factor(s)
+    starts, counts = binning.bins(target, MAX_DISPLAY_ROWS)
+    angle_original = s.original_context * original
+    angle_target = target * scaled
+    # A pair that never completed a turn in training meets new angles once the target context
+    # turns it further (beyond rounding: interpolation by exactly T/L0 reaches the same angle).
+    unseen = (angle_original < 2 * math.pi) & (angle_target > angle_original * (1 + 1e-9))
+
+    dynamic = s.with_changes(method="dynamic")
+    low = max(1, s.max_position_embeddings // 2)
+    lengths = np.unique(
+        np.linspace(low, max(target, 2 * s.max_position_embeddings), DYNAMIC_POINTS).astype(int)
+    )
+    return ExtensionFrame(
+        params=p,
+        pairs=np.arange(len(original)),
+        wavelength_original=(2 * math.pi / original).numpy(),
+        wavelength_scaled=(2 * math.pi / scaled).numpy(),
+        ratio=(scaled / original).numpy(),
+        regions=tuple(extension.regions(s, seq_len=target)),
+        distances=(starts + (counts - 1) / 2).numpy(),
+        decay_original=_decay(original, starts, counts).numpy(),
+        decay_scaled=(factor**2 * _decay(scaled, starts, counts)).numpy(),
+        angle_original=angle_original.numpy(),
+        angle_target=angle_target.numpy(),
+        unseen=unseen.numpy(),
+        attention_factor=factor,
+        effective_base=extension.effective_base(s, target),
+        lengths=lengths,
+        dynamic_base=np.array([extension.effective_base(dynamic, int(n)) for n in lengths]),
+        sweep_base=extension.effective_base(dynamic, p.sweep_length),
+    )

@@ -1,0 +1,101 @@
+"""Real models' positional-encoding settings (resources/presets/models.json), validated.
+
+Pure Python: every tab reads what it needs from a ``Preset``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from posenc_gui.encodings.extension import RopeScaling
+from posenc_gui.paths import resource_path
+
+KINDS = ("sinusoidal", "rope", "t5", "alibi")
+MAX_CONFIG_BYTES = 1_000_000  # a config.json is a few kB; refuse anything absurd
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    kind: str  # one of KINDS
+    config: Mapping[str, Any]  # Hugging Face config.json keys
+    layout: str = "half"  # RoPE channel layout of the checkpoint
+    sources: Mapping[str, str] | None = None
+
+    @property
+    def rope(self) -> RopeScaling | None:
+        """The RoPE settings (None for encodings without RoPE)."""
+        return RopeScaling.from_config(self.config) if self.kind == "rope" else None
+
+
+def _preset(entry: object, index: int) -> Preset:
+    where = f"presets[{index}]"
+    if not isinstance(entry, Mapping):
+        raise ValueError(f"{where}: must be an object")
+    name, kind = entry.get("name"), entry.get("kind")
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"{where}.name: must be a non-empty string")
+    if kind not in KINDS:
+        raise ValueError(f"{where}.kind: must be one of {', '.join(KINDS)}, got {kind!r}")
+    config, sources = entry.get("config"), entry.get("sources")
+    if not isinstance(config, Mapping):
+        raise ValueError(f"{where}.config: must be an object")
+    if not isinstance(sources, Mapping) or not sources:
+        raise ValueError(f"{where}.sources: every preset must say where its values come from")
+    layout = entry.get("layout", "half")
+    if layout not in ("interleaved", "half"):
+        raise ValueError(f"{where}.layout: must be interleaved or half, got {layout!r}")
+    preset = Preset(name, kind, dict(config), layout, dict(sources))
+    try:
+        preset.rope  # noqa: B018 — validates the RoPE settings now, not when applied
+    except ValueError as exc:
+        raise ValueError(f"{where} ({name}): {exc}") from None
+    return preset
+
+
+def parse_presets(text: str) -> list[Preset]:
+    """Presets from the JSON text of a presets file; ValueError saying what is wrong."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"presets: not valid JSON ({exc})") from None
+    if not isinstance(document, Mapping) or document.get("version") != 1:
+        raise ValueError("presets: expected an object with version 1")
+    entries = document.get("presets")
+    if not isinstance(entries, list):
+        raise ValueError("presets: 'presets' must be a list")
+    return [_preset(entry, i) for i, entry in enumerate(entries)]
+
+
+def load_presets(path: Path | None = None) -> list[Preset]:
+    """The bundled presets (or those in ``path``)."""
+    path = path or resource_path("presets", "models.json")
+    return parse_presets(path.read_text(encoding="utf-8"))
+
+
+def read_config_json(data: bytes) -> tuple[Mapping[str, Any], RopeScaling]:
+    """A model's ``config.json`` bytes → the parsed mapping and its validated RoPE settings
+    (``ignored_keys`` lists what was not used).
+
+    ValueError names what is wrong: size, encoding, JSON syntax, or the key and the reason.
+    """
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ValueError(
+            f"config.json: {len(data):,} bytes is too large for a model config "
+            f"(at most {MAX_CONFIG_BYTES:,})"
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"config.json: not UTF-8 text (byte {exc.start})") from None
+    try:
+        config = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"config.json: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    return config, RopeScaling.from_config(config)

@@ -1,0 +1,343 @@
+"""The context-extension tab: what each RoPE scaling method does to each frequency pair."""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+
+import numpy as np
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QPushButton, QWidget
+from superqt.utils import signals_blocked
+
+from posenc_gui.controls import LogControl
+from posenc_gui.encodings.extension import BLENDED, INTERPOLATED, KEPT, METHODS, RopeScaling
+from posenc_gui.engine import Engine
+from posenc_gui.engine.extension import ExtensionFrame, ExtensionParams, compute_extension
+from posenc_gui.parameters import ParameterPanel
+from posenc_gui.presets import Preset
+from posenc_gui.tabs.base import Tab
+from posenc_gui.views import Curve, CurvesView, Line, Span
+
+CONTEXT_RANGE = (16.0, float(2**20))
+REGION_COLOURS = {KEPT: 3, BLENDED: 5, INTERPOLATED: 1}  # palette: green, orange, blue
+SWEEP_MS = 40
+SWEEP_FRAMES = 200
+METHOD_LABELS = {
+    "default": "none (plain RoPE)",
+    "linear": "linear / position interpolation",
+    "ntk": "NTK-aware (static)",
+    "dynamic": "dynamic NTK",
+    "yarn": "YaRN",
+    "llama3": "Llama 3",
+    "longrope": "LongRoPE",
+}
+# Which L0 a method reads from config.json, as transformers does.
+READS_ORIGINAL = ("llama3", "yarn", "longrope")
+
+
+def _spin(
+    name: str, low: float, high: float, value: float, step: float = 0.5, decimals: int = 2
+) -> QDoubleSpinBox:
+    box = QDoubleSpinBox(
+        objectName=name,
+        minimum=low,
+        maximum=high,
+        decimals=decimals,
+        singleStep=step,
+        keyboardTracking=False,
+    )
+    box.setValue(value)
+    return box
+
+
+def _region_spans(regions: tuple[str, ...]) -> list[Span]:
+    """Consecutive pairs of one region as one shaded span (pairs i cover i − ½ … i + ½)."""
+    spans, start = [], 0
+    for i in range(1, len(regions) + 1):
+        if i == len(regions) or regions[i] != regions[start]:
+            spans.append(Span(start - 0.5, i - 0.5, regions[start], REGION_COLOURS[regions[start]]))
+            start = i
+    return spans
+
+
+class ExtensionTab(Tab):
+    name, title = "extension", "Context extension"
+    compute = staticmethod(compute_extension)
+
+    def __init__(
+        self, engine: Engine, parameters: ParameterPanel, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(engine, parameters, parent)
+        self.method = QComboBox(objectName="method")
+        for key in METHODS:
+            self.method.addItem(METHOD_LABELS[key], key)
+        self.method.setCurrentIndex(METHODS.index("yarn"))
+        self.factor = LogControl("factor", 1.0, 64.0, 8.0, decimals=2)
+        self.original_context = LogControl("original_context", *CONTEXT_RANGE, 8192, decimals=0)
+        self.target_context = LogControl("target_context", *CONTEXT_RANGE, 65536, decimals=0)
+        self.partial_rotary_factor = _spin("partial_rotary_factor", 0.01, 1.0, 1.0, 0.05)
+        self.beta_fast = _spin("beta_fast", 0.01, 1024, 32.0, 1.0)
+        self.beta_slow = _spin("beta_slow", 0.01, 1024, 1.0, 0.5)
+        self.mscale = _spin("mscale", 0.0, 16.0, 0.0, 0.1)
+        self.mscale_all_dim = _spin("mscale_all_dim", 0.0, 16.0, 0.0, 0.1)
+        self.truncate = QCheckBox("YaRN: truncate the ramp", objectName="truncate", checked=True)
+        self.low_freq_factor = _spin("low_freq_factor", 0.01, 64.0, 1.0)
+        self.high_freq_factor = _spin("high_freq_factor", 0.01, 64.0, 4.0)
+        self.factor_lists = QLabel(
+            "LongRoPE factor lists: none yet (load a LongRoPE preset or config.json)",
+            objectName="factor_lists",
+            wordWrap=True,
+        )
+        self.sweep = QPushButton("Play dynamic-NTK sweep", objectName="sweep", checkable=True)
+        self.sweep_length = LogControl("sweep_length", *CONTEXT_RANGE, 8192, decimals=0)
+        self.readout = QLabel(objectName="readout", wordWrap=True)
+        self._lists: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+        for label, widget in (
+            ("method", self.method),
+            ("factor s", self.factor),
+            ("original L0", self.original_context),
+            ("target context", self.target_context),
+            ("partial rotary", self.partial_rotary_factor),
+            ("YaRN beta_fast", self.beta_fast),
+            ("YaRN beta_slow", self.beta_slow),
+            ("YaRN mscale (0: unset)", self.mscale),
+            ("YaRN mscale_all_dim", self.mscale_all_dim),
+            ("", self.truncate),
+            ("Llama 3 low_freq", self.low_freq_factor),
+            ("Llama 3 high_freq", self.high_freq_factor),
+            ("", self.factor_lists),
+            ("sweep length", self.sweep_length),
+            ("", self.sweep),
+        ):
+            self.controls.addRow(label, widget)
+        for widget in (self.readout, self.message):
+            self.controls.addRow(widget)
+
+        self.wavelength_view = CurvesView(
+            "(a) Wavelength per pair", "pair i", "wavelength (positions)", legend_at="top left"
+        )
+        self.wavelength_view.set_log(y=True)
+        self.ratio_view = CurvesView(
+            "(b) θ'_i / θ_i per pair", "pair i", "ratio", legend_at="bottom left"
+        )
+        self.ratio_view.set_log(y=True)
+        self.decay_view = CurvesView("(c) Decay of q·k (q = k = 1)", "distance", "score")
+        self.angle_view = CurvesView(
+            "(d) Angle budget per pair", "pair i", "largest angle (rad)", legend_at="top right"
+        )
+        self.angle_view.set_log(y=True)
+        self.dynamic_view = CurvesView(
+            "(f) Dynamic NTK: base against sequence length",
+            "sequence length",
+            "effective base",
+            legend_at="top left",
+        )
+        self.add_page("frequencies", "Frequencies", [self.wavelength_view, self.ratio_view])
+        self.add_page("context", "Decay && angles", [self.decay_view, self.angle_view])
+        self.add_page("dynamic", "Dynamic NTK", [self.dynamic_view])
+
+        self.timer = QTimer(self, interval=SWEEP_MS)
+        self.timer.timeout.connect(self._advance_sweep)
+        self.sweep.toggled.connect(self._play)
+        for signal in (
+            self.method.currentIndexChanged,
+            self.factor.valueChanged,
+            self.original_context.valueChanged,
+            self.target_context.valueChanged,
+            self.partial_rotary_factor.valueChanged,
+            self.beta_fast.valueChanged,
+            self.beta_slow.valueChanged,
+            self.mscale.valueChanged,
+            self.mscale_all_dim.valueChanged,
+            self.truncate.toggled,
+            self.low_freq_factor.valueChanged,
+            self.high_freq_factor.valueChanged,
+            self.sweep_length.valueChanged,
+        ):
+            signal.connect(self.refresh)
+
+    def _play(self, on: bool) -> None:
+        self.sweep.setText("Pause sweep" if on else "Play dynamic-NTK sweep")
+        self.timer.start() if on else self.timer.stop()
+
+    def _advance_sweep(self) -> None:
+        low, high = self.original_context.value() / 2, self.target_context.value()
+        high = max(high, 2 * self.original_context.value())
+        step = (high - low) / SWEEP_FRAMES
+        value = self.sweep_length.value() + step
+        self.sweep_length.setValue(low if value > high else value)
+
+    def scaling(self) -> RopeScaling:
+        """The settings the controls describe (ValueError naming a key if they clash)."""
+        method = self.method.currentData()
+        short, long = self._lists
+        if method == "longrope" and not short:
+            raise ValueError(
+                "longrope needs short_factor and long_factor lists: load a "
+                "LongRoPE preset or a config.json that has them"
+            )
+        original = int(self.original_context.value())
+        return RopeScaling(
+            head_dim=self.parameters.head_dim.value(),
+            base=self.parameters.theta.value(),
+            method=method,
+            factor=self.factor.value(),
+            original_context=original,
+            max_position_embeddings=original,
+            partial_rotary_factor=self.partial_rotary_factor.value(),
+            beta_fast=self.beta_fast.value(),
+            beta_slow=self.beta_slow.value(),
+            mscale=self.mscale.value() or None,
+            mscale_all_dim=self.mscale_all_dim.value() or None,
+            truncate=self.truncate.isChecked(),
+            low_freq_factor=self.low_freq_factor.value(),
+            high_freq_factor=self.high_freq_factor.value(),
+            short_factor=short,
+            long_factor=long,
+        )
+
+    def request(self) -> ExtensionParams:
+        params = ExtensionParams(
+            self.scaling(), int(self.target_context.value()), int(self.sweep_length.value())
+        )
+        self.message.clear()
+        return params
+
+    def apply_scaling(self, scaling: RopeScaling, source: str) -> None:
+        """Show ``scaling`` (from a preset or config.json; head_dim and θ are set by the
+        window) and redraw once."""
+        controls = (
+            self.method,
+            self.factor,
+            self.original_context,
+            self.target_context,
+            self.partial_rotary_factor,
+            self.beta_fast,
+            self.beta_slow,
+            self.mscale,
+            self.mscale_all_dim,
+            self.truncate,
+            self.low_freq_factor,
+            self.high_freq_factor,
+        )
+        original = (
+            scaling.original_context
+            if scaling.method in READS_ORIGINAL
+            else scaling.max_position_embeddings
+        )
+        with ExitStack() as stack:  # one redraw at the end, not one per control
+            for control in controls:
+                stack.enter_context(signals_blocked(control))
+            self.method.setCurrentIndex(METHODS.index(scaling.method))
+            self.factor.setValue(scaling.factor)
+            self.original_context.setValue(original)
+            self.target_context.setValue(
+                max(scaling.max_position_embeddings, round(original * scaling.factor))
+            )
+            self.partial_rotary_factor.setValue(scaling.partial_rotary_factor)
+            self.beta_fast.setValue(scaling.beta_fast)
+            self.beta_slow.setValue(scaling.beta_slow)
+            self.mscale.setValue(scaling.mscale or 0.0)
+            self.mscale_all_dim.setValue(scaling.mscale_all_dim or 0.0)
+            self.truncate.setChecked(scaling.truncate)
+            self.low_freq_factor.setValue(scaling.low_freq_factor)
+            self.high_freq_factor.setValue(scaling.high_freq_factor)
+        self._lists = (scaling.short_factor, scaling.long_factor)
+        self.factor_lists.setText(
+            f"LongRoPE factor lists: from {source} ({len(scaling.short_factor)} short + "
+            f"{len(scaling.long_factor)} long)"
+            if scaling.short_factor
+            else "LongRoPE factor lists: none (load a LongRoPE preset or config.json)"
+        )
+        self.refresh()
+
+    def apply_preset(self, preset: Preset) -> None:
+        if preset.rope is not None:
+            self.apply_scaling(preset.rope, preset.name)
+
+    def draw(self, frame: ExtensionFrame) -> None:
+        p, s = frame.params, frame.params.scaling
+        lines = [
+            Line(s.original_context, f"L0 = {s.original_context:,}", vertical=False, color=0),
+            Line(p.target_context, f"target = {p.target_context:,}", vertical=False, color=2),
+        ]
+        self.wavelength_view.set_curves(
+            [
+                Curve("original 2π/θ_i", frame.pairs, frame.wavelength_original, dashed=True),
+                Curve(f"{s.method} 2π/θ'_i", frame.pairs, frame.wavelength_scaled, color=1),
+            ],
+            lines=lines,
+        )
+
+        regions = np.array(frame.regions)
+        self.ratio_view.set_curves(
+            [
+                Curve(
+                    region,
+                    frame.pairs[regions == region],
+                    frame.ratio[regions == region],
+                    scatter=True,
+                    color=REGION_COLOURS[region],
+                )
+                for region in (KEPT, BLENDED, INTERPOLATED)
+                if region in frame.regions
+            ],
+            spans=_region_spans(frame.regions),
+            lines=[
+                Line(1.0, "1", vertical=False, color=0),
+                Line(1 / s.factor, f"1/s = 1/{s.factor:g}", vertical=False, color=0),
+            ],
+        )
+
+        self.decay_view.set_curves(
+            [
+                Curve("original", frame.distances, frame.decay_original, dashed=True),
+                Curve(
+                    f"{s.method} (× attention factor²)",
+                    frame.distances,
+                    frame.decay_scaled,
+                    color=1,
+                ),
+            ],
+            lines=[
+                Line(s.original_context, "L0", color=0),
+                Line(p.target_context, "target", color=2),
+            ],
+        )
+
+        self.angle_view.set_curves(
+            [
+                Curve("within L0, original", frame.pairs, frame.angle_original, dashed=True),
+                Curve("within target, scaled", frame.pairs, frame.angle_target, color=1),
+                Curve(
+                    "angles never seen in training",
+                    frame.pairs[frame.unseen],
+                    frame.angle_target[frame.unseen],
+                    scatter=True,
+                    color=2,
+                ),
+            ],
+            lines=[Line(2 * np.pi, "2π: a full turn", vertical=False, color=0)],
+        )
+
+        self.dynamic_view.set_curves(
+            [
+                Curve(f"dynamic NTK, s = {s.factor:g}", frame.lengths, frame.dynamic_base, color=1),
+                Curve(
+                    f"length {p.sweep_length:,}",
+                    np.array([p.sweep_length]),
+                    np.array([frame.sweep_base]),
+                    scatter=True,
+                    color=2,
+                ),
+            ],
+            lines=[Line(s.max_position_embeddings, "L0", color=0)],
+        )
+
+        counts = {region: frame.regions.count(region) for region in (KEPT, BLENDED, INTERPOLATED)}
+        self.readout.setText(
+            f"attention factor (mscale) {frame.attention_factor:.4f} · effective base "
+            f"{frame.effective_base:,.6g} · pairs kept {counts[KEPT]}, blended {counts[BLENDED]}"
+            f", interpolated {counts[INTERPOLATED]} · {int(frame.unseen.sum())} pairs see angles "
+            f"never seen in training"
+        )

@@ -1,0 +1,198 @@
+"""The context-extension tab, presets and config.json import, as a user drives them."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from posenc_gui.encodings import binning, extension
+from posenc_gui.encodings.extension import RopeScaling
+from posenc_gui.engine.absolute import MAX_DISPLAY_ROWS
+
+
+@pytest.fixture
+def tab(window, drive):
+    ext = window.tab("extension")
+    drive(window, lambda: window.tabs.setCurrentWidget(ext), channel="extension")
+    return ext
+
+
+def data(item):
+    return item.getOriginalDataset()
+
+
+def preset(window, name):
+    return next(p for p in window.presets if p.name == name)
+
+
+def test_default_yarn_views_match_the_library(window, tab):
+    scaling = RopeScaling(
+        head_dim=128, method="yarn", factor=8.0, original_context=8192, max_position_embeddings=8192
+    )
+    original = extension.scaled_inv_freq(scaling.with_changes(method="default"))
+    scaled = extension.scaled_inv_freq(scaling)
+    _, scaled_curve = tab.wavelength_view.items
+    np.testing.assert_allclose(data(scaled_curve)[1], (2 * math.pi / scaled).numpy())
+    ratios = np.concatenate([data(item)[1] for item in tab.ratio_view.items])
+    pairs = np.concatenate([data(item)[0] for item in tab.ratio_view.items])
+    np.testing.assert_allclose(ratios[np.argsort(pairs)], (scaled / original).numpy())
+    factor = extension.attention_factor(scaling)
+    assert f"attention factor (mscale) {factor:.4f}" in tab.readout.text()
+    # decay: exact run means of 2·Σ cos(d·θ'), scaled by the attention factor squared
+    starts, counts = binning.bins(65536, MAX_DISPLAY_ROWS)
+    distances, decay = data(tab.decay_view.items[1])
+    np.testing.assert_allclose(distances, (starts + (counts - 1) / 2).numpy())
+    expected = factor**2 * 2 * binning.mean_phasor(starts, counts, scaled).real.sum(1)
+    np.testing.assert_allclose(decay, expected.numpy(), rtol=1e-9, atol=1e-9)
+
+
+def test_llama31_preset_shows_29_kept_6_blended_29_interpolated(window, drive, tab):
+    drive(window, lambda: window.apply_preset(preset(window, "Llama-3.1-8B")), channel="extension")
+    assert window.tabs.currentWidget() is tab
+    assert (window.parameters.head_dim.value(), window.parameters.theta.value()) == (128, 5e5)
+    assert tab.method.currentData() == "llama3"
+    assert "pairs kept 29, blended 6, interpolated 29" in tab.readout.text()
+    counts = {item.name(): len(data(item)[0]) for item in tab.ratio_view.items}
+    assert counts == {"kept": 29, "blended": 6, "interpolated": 29}
+    assert [span.getRegion() for span in tab.ratio_view.spans] == [
+        (-0.5, 28.5),
+        (28.5, 34.5),
+        (34.5, 63.5),
+    ]
+
+
+def test_angle_budget_flags_unseen_angles(window, drive, tab):
+    drive(
+        window,
+        lambda: tab.method.setCurrentIndex(tab.method.findData("default")),
+        channel="extension",
+    )
+    drive(window, lambda: tab.target_context.setValue(32768), channel="extension")
+    theta = extension.scaled_inv_freq(RopeScaling(head_dim=128))
+    original, target, flagged = tab.angle_view.items
+    np.testing.assert_allclose(data(original)[1], (8192 * theta).numpy())
+    np.testing.assert_allclose(data(target)[1], (32768 * theta).numpy())
+    expected = np.flatnonzero((8192 * theta < 2 * math.pi).numpy())
+    np.testing.assert_array_equal(data(flagged)[0], expected)
+
+
+def test_dynamic_sweep_marks_the_base_at_the_length(window, drive, qtbot, tab):
+    drive(window, lambda: tab.sweep_length.setValue(20000), channel="extension")
+    curve, marker = tab.dynamic_view.items
+    scaling = RopeScaling(
+        head_dim=128,
+        method="dynamic",
+        factor=8.0,
+        original_context=8192,
+        max_position_embeddings=8192,
+    )
+    assert data(marker)[1][0] == pytest.approx(extension.effective_base(scaling, 20000))
+    _, bases = data(curve)
+    assert np.all(np.diff(bases) >= 0) and bases[0] == 10000.0
+    start = tab.sweep_length.value()
+    tab.sweep.setChecked(True)
+    qtbot.waitUntil(lambda: tab.sweep_length.value() != start, timeout=5000)
+    tab.sweep.setChecked(False)
+
+
+def test_clashing_settings_keep_the_last_frame_and_say_why(window, drive, tab):
+    drive(
+        window,
+        lambda: tab.method.setCurrentIndex(tab.method.findData("llama3")),
+        channel="extension",
+    )
+    before = data(tab.wavelength_view.items[1])[1].copy()
+    tab.low_freq_factor.setValue(8.0)  # above high_freq_factor 4
+    assert "high_freq_factor: must exceed low_freq_factor" in tab.message.text()
+    np.testing.assert_array_equal(data(tab.wavelength_view.items[1])[1], before)
+    drive(window, lambda: tab.low_freq_factor.setValue(1.0), channel="extension")
+    assert tab.message.text() == ""
+
+
+def test_longrope_without_lists_asks_for_a_preset(window, tab):
+    tab.method.setCurrentIndex(tab.method.findData("longrope"))
+    assert "longrope needs short_factor and long_factor lists" in tab.message.text()
+
+
+def test_phi_preset_brings_its_factor_lists(window, drive, tab):
+    phi = preset(window, "Phi-3.5-mini (LongRoPE; Phi-3-mini-128k layout)")
+    drive(window, lambda: window.apply_preset(phi), channel="extension")
+    assert "48 short + 48 long" in tab.factor_lists.text()
+    long = torch.tensor(phi.config["rope_scaling"]["long_factor"], dtype=torch.float64)
+    theta = extension.scaled_inv_freq(RopeScaling(head_dim=96))
+    np.testing.assert_allclose(
+        data(tab.wavelength_view.items[1])[1], (2 * math.pi * long / theta).numpy()
+    )  # target 131072 > L0
+
+
+def test_other_presets_set_their_tabs(window, drive):
+    drive(window, lambda: window.apply_preset(preset(window, "BLOOM-176B")), channel="relative")
+    relative = window.tab("relative")
+    assert (relative.scheme.currentData(), relative.n_heads.value()) == ("alibi", 112)
+    drive(window, lambda: window.apply_preset(preset(window, "T5-base")), channel="relative")
+    assert relative.scheme.currentData() == "t5" and window.parameters.d_model.value() == 768
+    drive(window, lambda: window.apply_preset(preset(window, "GPT-NeoX-20B")), channel="rope")
+    assert window.tab("rope").layout_choice.currentData() == "half"
+    assert window.parameters.head_dim.value() == 96
+    drive(window, lambda: window.apply_preset(preset(window, "LLaMA-2-7B")), channel="rope")
+    assert window.tab("rope").layout_choice.currentData() == "interleaved"
+    drive(window, lambda: window.apply_preset(preset(window, "Transformer base (2017)")))
+    assert window.parameters.d_model.value() == 512
+
+
+def test_config_import_applies_and_lists_ignored_keys(window, drive, tab):
+    config = {
+        "hidden_size": 3584,
+        "num_attention_heads": 28,
+        "rope_theta": 1e6,
+        "max_position_embeddings": 131072,
+        "vocab_size": 152064,
+        "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768},
+    }
+    summary = []
+    drive(
+        window,
+        lambda: summary.append(window.import_config(json.dumps(config).encode())),
+        channel="extension",
+    )
+    assert summary[0].startswith("Loaded config.json: yarn RoPE, head_dim 128")
+    assert summary[0].endswith("ignored keys: vocab_size")
+    assert (tab.method.currentData(), tab.factor.value()) == ("yarn", 4.0)
+    assert tab.original_context.value() == 32768
+    assert window.parameters.theta.value() == 1e6
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b'{"hidden_size": 4096', "not valid JSON"),
+        (b'{"head_dim": 128, "rope_theta": -5}', "rope_theta: must be > 1"),
+        (b'{"head_dim": 2048}', "head_dim 2048 is outside the app's range"),
+        (b'{"head_dim": 64, "rope_theta": 1e9}', r"theta 1e\+09 is outside the app's range"),
+        (b"\x89PNG\r\n", "not UTF-8"),
+    ],
+)
+def test_bad_config_changes_nothing(window, tab, data, message):
+    before = (
+        window.parameters.head_dim.value(),
+        window.parameters.theta.value(),
+        tab.method.currentData(),
+        window.tabs.currentWidget(),
+    )
+    with pytest.raises(ValueError, match=message):
+        window.import_config(data)
+    assert before == (
+        window.parameters.head_dim.value(),
+        window.parameters.theta.value(),
+        tab.method.currentData(),
+        window.tabs.currentWidget(),
+    )
+
+
+def test_preset_menu_lists_every_preset(window):
+    menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Presets")
+    assert [action.text() for action in menu.actions()] == [p.name for p in window.presets]
