@@ -141,8 +141,9 @@ class MainWindow(QMainWindow):
         for name, value in shared.items():
             low, high = SHARED_RANGES[name]
             if not low <= value <= high:
+                key = "rope_theta" if name == "theta" else name  # as config.json names it
                 raise ValueError(
-                    f"{preset.name}: {name} {value:g} is outside the app's range {low:g} … {high:g}"
+                    f"{preset.name}: {key} {value:g} is outside the app's range {low:g} … {high:g}"
                 )
         for name, value in shared.items():
             getattr(self.parameters, name).setValue(value)
@@ -177,12 +178,7 @@ class MainWindow(QMainWindow):
             self, "Open a model's config.json", "", "JSON (*.json);;All files (*)"
         )
         if path:
-            try:
-                data = Path(path).read_bytes()
-            except OSError as exc:
-                QMessageBox.warning(self, "Not loaded", f"{path}: {exc.strerror}")
-                return
-            self._report(self.import_config, data, Path(path).name)
+            self._report(lambda: self.import_config(read_config_file(path), Path(path).name))
 
     def _paste_config(self) -> None:
         text, ok = QInputDialog.getMultiLineText(
@@ -225,6 +221,14 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
 
+def read_config_file(path: str) -> bytes:
+    """The bytes of a config.json; ValueError with the reason if it cannot be read."""
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise ValueError(f"{path}: {exc.strerror}") from None
+
+
 def install_fonts(app: QApplication) -> None:
     """Add the bundled CJK font as a fallback after the system font (for 我爱你，中国。)."""
     QFontDatabase.addApplicationFont(str(resource_path("fonts", "DroidSansFallbackFull.ttf")))
@@ -241,6 +245,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--device", help=f"compute device ({', '.join(available_devices())})")
     parser.add_argument("--tab", choices=[tab.name for tab in TABS], help="tab shown first")
     parser.add_argument("--page", help="page of the tab shown first (e.g. rotation on rope)")
+    parser.add_argument("--preset", help="apply a model preset by name (see the Presets menu)")
+    parser.add_argument("--config", metavar="JSON", help="apply a model's config.json")
     parser.add_argument("--seq-len", type=int, help="sequence length")
     parser.add_argument("--d-model", type=int, help="model dimension (even)")
     parser.add_argument("--head-dim", type=int, help="RoPE head dimension (even)")
@@ -279,6 +285,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in SHARED_RANGES:
         if getattr(args, name) is not None:
             getattr(window.parameters, name).setValue(getattr(args, name))
+    try:
+        if args.preset:
+            names = {preset.name: preset for preset in window.presets}
+            if args.preset not in names:
+                raise ValueError(f"preset must be one of: {', '.join(names)}; got {args.preset!r}")
+            window.apply_preset(names[args.preset])
+        if args.config:
+            window.import_config(read_config_file(args.config), Path(args.config).name)
+    except ValueError as exc:
+        print(f"posenc-gui: error: {exc}", file=sys.stderr)
+        window.close()
+        return 2
     if args.tab:
         window.tabs.setCurrentWidget(window.tab(args.tab))
     if args.page:

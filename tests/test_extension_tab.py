@@ -172,7 +172,7 @@ def test_config_import_applies_and_lists_ignored_keys(window, drive, tab):
         (b'{"hidden_size": 4096', "not valid JSON"),
         (b'{"head_dim": 128, "rope_theta": -5}', "rope_theta: must be > 1"),
         (b'{"head_dim": 2048}', "head_dim 2048 is outside the app's range"),
-        (b'{"head_dim": 64, "rope_theta": 1e9}', r"theta 1e\+09 is outside the app's range"),
+        (b'{"head_dim": 64, "rope_theta": 1e9}', r"rope_theta 1e\+09 is outside the app's range"),
         (b"\x89PNG\r\n", "not UTF-8"),
     ],
 )
