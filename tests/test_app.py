@@ -48,6 +48,9 @@ def test_main_starts_draws_saves_and_closes(tmp_path):
         (("--seq-len", "many"), "invalid int value"),
         (("--tab", "rope", "--page", "nowhere"), "page must be one of tables, rotation"),
         (("--page", "rotation"), "page must be one of (none) on the absolute tab"),
+    (("--preset", "GPT-5"), "preset must be one of: Transformer base (2017)"),
+    (("--config", "/nonexistent/config.json"), "No such file or directory"),
+    (("--head-dim", "7"), "--head-dim must be even, got 7"),
     ],
 )
 def test_bad_arguments_exit_non_zero_with_a_message(args, message):
