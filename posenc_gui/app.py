@@ -239,6 +239,11 @@ def install_fonts(app: QApplication) -> None:
             setter(font)
 
 
+def _number(value: float) -> str:
+    """1048576 → "1,048,576"; 1e7 → "1e+07"."""
+    return f"{int(value):,}" if float(value).is_integer() and abs(value) < 1e7 else f"{value:g}"
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="posenc-gui", description=__doc__)
     parser.add_argument("--version", action="version", version=f"posenc-gui {__version__}")
@@ -269,7 +274,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         value = getattr(args, name)
         flag = f"--{name.replace('_', '-')}"
         if value is not None and not low <= value <= high:
-            parser.error(f"{flag} must be in [{low:g}, {high:g}], got {value:g}")
+            parser.error(
+                f"{flag} must be in [{_number(low)}, {_number(high)}], got {_number(value)}"
+            )
         if name in EVEN_PARAMETERS and value is not None and value % 2:
             parser.error(f"{flag} must be even, got {value}")
     return args

@@ -85,7 +85,11 @@ class _SliderControl(QWidget):
 
 
 class IntControl(_SliderControl):
-    """An integer parameter in ``[minimum, maximum]`` restricted to multiples of ``step``."""
+    """An integer parameter in ``[minimum, maximum]`` restricted to multiples of ``step``.
+
+    With ``log`` the slider is logarithmic (for ranges like 1 … 2^20); the number box still
+    takes any valid value.
+    """
 
     def __init__(
         self,
@@ -95,21 +99,25 @@ class IntControl(_SliderControl):
         value: int,
         *,
         step: int = 1,
+        log: bool = False,
         parent: QWidget | None = None,
     ) -> None:
         box = StepSpinBox()
         box.setRange(minimum, maximum)
         box.setSingleStep(step)
-        self._minimum, self._maximum, self._step = minimum, maximum, step
-        super().__init__(name, box, (maximum - minimum) // step, parent)
+        self._minimum, self._maximum, self._step, self._log = minimum, maximum, step, log
+        super().__init__(name, box, self._positions(), parent)
         self.setValue(value)
+
+    def _positions(self) -> int:
+        return _LOG_STEPS if self._log else (self._maximum - self._minimum) // self._step
 
     def setRange(self, minimum: int, maximum: int) -> None:
         """Change the allowed range (the value is clamped into it)."""
         self._minimum, self._maximum = minimum, maximum
         with signals_blocked(self.box), signals_blocked(self.slider):
             self.box.setRange(minimum, maximum)
-            self.slider.setRange(0, (maximum - minimum) // self._step)
+            self.slider.setRange(0, self._positions())
         self.setValue(self.value())
 
     def _valid(self, value: float) -> int:
@@ -117,9 +125,13 @@ class IntControl(_SliderControl):
         return value - (value - self._minimum) % self._step
 
     def _to_position(self, value: float) -> int:
+        if self._log:
+            return _log_position(value, self._minimum, self._maximum)
         return (int(value) - self._minimum) // self._step
 
     def _from_position(self, position: int) -> int:
+        if self._log:
+            return round(_log_value(position, self._minimum, self._maximum))
         return self._minimum + position * self._step
 
 
@@ -140,7 +152,6 @@ class LogControl(_SliderControl):
         box.setRange(minimum, maximum)
         box.setDecimals(decimals)
         box.setStepType(QDoubleSpinBox.StepType.AdaptiveDecimalStepType)
-        self._log_min, self._log_max = math.log10(minimum), math.log10(maximum)
         self._minimum, self._maximum, self._decimals = minimum, maximum, decimals
         super().__init__(name, box, _LOG_STEPS, parent)
         self.setValue(value)
@@ -151,9 +162,18 @@ class LogControl(_SliderControl):
         return round(min(max(float(value), self._minimum), self._maximum), self._decimals)
 
     def _to_position(self, value: float) -> int:
-        fraction = (math.log10(value) - self._log_min) / (self._log_max - self._log_min)
-        return round(fraction * _LOG_STEPS)
+        return _log_position(value, self._minimum, self._maximum)
 
     def _from_position(self, position: int) -> float:
-        exponent = self._log_min + (self._log_max - self._log_min) * position / _LOG_STEPS
-        return 10.0**exponent
+        return _log_value(position, self._minimum, self._maximum)
+
+
+def _log_position(value: float, low: float, high: float) -> int:
+    """Slider position of ``value`` on a log scale from ``low`` to ``high``."""
+    fraction = (math.log10(value) - math.log10(low)) / (math.log10(high) - math.log10(low))
+    return round(fraction * _LOG_STEPS)
+
+
+def _log_value(position: int, low: float, high: float) -> float:
+    """The value at slider ``position`` on a log scale from ``low`` to ``high``."""
+    return 10.0 ** (math.log10(low) + (math.log10(high) - math.log10(low)) * position / _LOG_STEPS)

@@ -7,8 +7,8 @@ from PySide6.QtWidgets import QFormLayout, QWidget
 
 from posenc_gui.controls import IntControl, LogControl
 
-SEQ_LEN_RANGE = (1, 8192)
-D_MODEL_RANGE = (2, 2048)
+SEQ_LEN_RANGE = (1, 1 << 20)
+D_MODEL_RANGE = (2, 16384)
 HEAD_DIM_RANGE = (2, 1024)
 THETA_RANGE = (10.0, 1e7)
 SHARED_RANGES = {
@@ -28,8 +28,8 @@ class ParameterPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("parameters")
-        self.seq_len = IntControl("seq_len", *SEQ_LEN_RANGE, 64)
-        self.d_model = IntControl("d_model", *D_MODEL_RANGE, 128, step=2)
+        self.seq_len = IntControl("seq_len", *SEQ_LEN_RANGE, 64, log=True)
+        self.d_model = IntControl("d_model", *D_MODEL_RANGE, 128, step=2, log=True)
         self.head_dim = IntControl("head_dim", *HEAD_DIM_RANGE, 128, step=2)
         self.theta = LogControl("theta", *THETA_RANGE, 10000.0)
         form = QFormLayout(self)

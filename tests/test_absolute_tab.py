@@ -11,7 +11,7 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QWidget
 
 from posenc_gui.encodings import sinusoidal
-from posenc_gui.engine.absolute import MAX_DISPLAY_ROWS
+from posenc_gui.engine.windows import intersect
 
 
 def drawn_tick_labels(axis) -> list[str]:
@@ -70,12 +70,52 @@ def test_layout_toggle_draws_concatenated_table(window, drive):
 def test_long_sequences_draw_exact_row_means(window, drive):
     seq_len = 5000
     drive(window, lambda: window.parameters.seq_len.setValue(seq_len))
-    image = drawn_table(window)
-    assert image.shape == (MAX_DISPLAY_ROWS, 128)
+    view = window.tab("absolute").table_view
+    rows = len(view.y_edges) - 1
+    assert view.image.image.shape == (rows, 128)
+    assert 64 <= rows < 1000  # the view's height in pixels, not seq_len
+    assert view.y_edges[0] == 0 and view.y_edges[-1] == seq_len
     full = sinusoidal.table(seq_len, 128, dtype=torch.float64).numpy()
-    edges = np.arange(MAX_DISPLAY_ROWS + 1) * seq_len // MAX_DISPLAY_ROWS
-    expected = np.stack([full[a:b].mean(0) for a, b in itertools.pairwise(edges)])
-    np.testing.assert_allclose(image, expected, atol=1e-6)
+    expected = np.stack([full[a:b].mean(0) for a, b in itertools.pairwise(view.y_edges)])
+    np.testing.assert_allclose(view.image.image, expected, atol=1e-6)
+
+
+def test_zooming_in_recomputes_exact_values_of_the_window(window, drive):
+    drive(window, lambda: window.parameters.seq_len.setValue(6000))
+    view = window.tab("absolute").table_view
+    drive(window, lambda: view.plot.vb.setRange(xRange=(10, 30), yRange=(4000, 4100), padding=0))
+    assert view.x_edges[0] == 10 and view.x_edges[-1] == 30
+    assert view.y_edges[0] == 4000 and view.y_edges[-1] == 4100
+    expected = sinusoidal.table(6000, 128).numpy()[4000:4100, 10:30]
+    np.testing.assert_allclose(view.image.image, expected, atol=1e-7)
+    # the view keeps the user's zoom: the whole table is not drawn back over it
+    drive(window, lambda: window.parameters.theta.setValue(500.0))
+    assert view.y_edges[0] == 4000
+    np.testing.assert_allclose(
+        view.image.image, sinusoidal.table(6000, 128, 500.0).numpy()[4000:4100, 10:30], atol=1e-7
+    )
+
+
+def test_waveforms_and_offsets_are_exact_pixel_means(window, drive):
+    tab = window.tab("absolute")
+    drive(window, lambda: window.parameters.seq_len.setValue(7000))
+    x, y = tab.wave_view.items[1].getOriginalDataset()  # dim 2
+    column = sinusoidal.encode(torch.arange(7000), 128, channels=[2], dtype=torch.float64)
+    window_bins = tab.frame.params.wave_x.bins()
+    runs = list(zip(*(t.tolist() for t in window_bins), strict=True))
+    expected = [column[s : s + n, 0].mean().item() for s, n in runs]
+    np.testing.assert_allclose(y, expected, atol=1e-9)
+    np.testing.assert_allclose(x, [s + (n - 1) / 2 for s, n in runs])
+    assert len(runs) < 7000  # one value per pixel, not per position
+    k, by_offset = tab.offset_view.items[1].getOriginalDataset()
+    k_bins = intersect(tab.frame.params.offset_x, 0, 7000).bins()  # reference position p = 0
+    k_runs = list(zip(*(t.tolist() for t in k_bins), strict=True))
+    np.testing.assert_allclose(k, [s + (n - 1) / 2 for s, n in k_runs])
+    omega = sinusoidal.frequencies(128)
+    closed = [
+        torch.cos(torch.arange(s, s + n)[:, None] * omega).sum(1).mean().item() for s, n in k_runs
+    ]
+    np.testing.assert_allclose(by_offset, closed, atol=1e-8)
 
 
 def test_similarity_matrix_and_cosine_toggle(window, drive):

@@ -41,16 +41,17 @@ def test_main_starts_draws_saves_and_closes(tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--seq-len", "0"), "--seq-len must be in [1, 8192], got 0"),
+        (("--seq-len", "0"), "--seq-len must be in [1, 1,048,576], got 0"),
         (("--d-model", "7"), "--d-model must be even, got 7"),
         (("--theta", "5"), "--theta must be in [10, 1e+07], got 5"),
+        (("--d-model", "20000"), "--d-model must be in [2, 16,384], got 20,000"),
         (("--device", "tpu"), "device must be one of"),
         (("--seq-len", "many"), "invalid int value"),
         (("--tab", "rope", "--page", "nowhere"), "page must be one of tables, rotation"),
         (("--page", "rotation"), "page must be one of (none) on the absolute tab"),
-    (("--preset", "GPT-5"), "preset must be one of: Transformer base (2017)"),
-    (("--config", "/nonexistent/config.json"), "No such file or directory"),
-    (("--head-dim", "7"), "--head-dim must be even, got 7"),
+        (("--preset", "GPT-5"), "preset must be one of: Transformer base (2017)"),
+        (("--config", "/nonexistent/config.json"), "No such file or directory"),
+        (("--head-dim", "7"), "--head-dim must be even, got 7"),
     ],
 )
 def test_bad_arguments_exit_non_zero_with_a_message(args, message):

@@ -61,3 +61,15 @@ def test_set_range_clamps_the_value(qtbot):
     control.setRange(0, 9)
     assert control.value() == 9
     assert control.slider.maximum() == 9
+
+
+def test_log_int_control_covers_a_million_positions(qtbot):
+    seq_len = IntControl("seq_len", 1, 1 << 20, 64, log=True)
+    qtbot.addWidget(seq_len)
+    seq_len.slider.setValue(seq_len.slider.maximum())
+    assert seq_len.value() == 1 << 20
+    seq_len.slider.setValue(0)
+    assert seq_len.value() == 1
+    seq_len.setValue(777)  # any value, not just slider stops
+    assert seq_len.value() == 777
+    assert isinstance(seq_len.value(), int)

@@ -11,7 +11,6 @@ import torch
 
 from posenc_gui.encodings import binning, extension
 from posenc_gui.encodings.extension import RopeScaling
-from posenc_gui.engine.absolute import MAX_DISPLAY_ROWS
 
 
 @pytest.fixture
@@ -43,7 +42,7 @@ def test_default_yarn_views_match_the_library(window, tab):
     factor = extension.attention_factor(scaling)
     assert f"attention factor (mscale) {factor:.4f}" in tab.readout.text()
     # decay: exact run means of 2·Σ cos(d·θ'), scaled by the attention factor squared
-    starts, counts = binning.bins(65536, MAX_DISPLAY_ROWS)
+    starts, counts = tab.frame.params.decay_x.bins()
     distances, decay = data(tab.decay_view.items[1])
     np.testing.assert_allclose(distances, (starts + (counts - 1) / 2).numpy())
     expected = factor**2 * 2 * binning.mean_phasor(starts, counts, scaled).real.sum(1)

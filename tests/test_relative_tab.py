@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from posenc_gui.encodings import binning, relative, sinusoidal
-from posenc_gui.engine.absolute import MAX_DISPLAY_ROWS
+from posenc_gui.encodings import relative, sinusoidal
 
 R64 = relative.relative_positions(64).numpy()
 
@@ -35,11 +34,30 @@ def test_distance_matrix_and_shaw_clipping(window, drive, tab):
 
 def test_long_sequences_draw_exact_block_means(window, drive, tab):
     drive(window, lambda: window.parameters.seq_len.setValue(3000), channel="relative")
-    image = tab.distance_view.image.image
-    assert image.shape == (MAX_DISPLAY_ROWS, MAX_DISPLAY_ROWS)
-    starts, counts = binning.bins(3000, MAX_DISPLAY_ROWS)
-    centres = (starts + (counts - 1) / 2).numpy()  # mean of j − i over a block
-    np.testing.assert_allclose(image, centres[None, :] - centres[:, None], atol=1e-3)
+    view = tab.distance_view
+    assert view.image.image.shape == (len(view.y_edges) - 1, len(view.x_edges) - 1)
+    assert len(view.y_edges) < 1000  # pixels, not positions
+    rows = np.array(view.y_edges)
+    cols = np.array(view.x_edges)
+    row_centres = (rows[:-1] + rows[1:] - 1) / 2  # mean of j − i over a block
+    col_centres = (cols[:-1] + cols[1:] - 1) / 2
+    np.testing.assert_allclose(
+        view.image.image, col_centres[None, :] - row_centres[:, None], atol=1e-3
+    )
+
+
+def test_zoomed_bucket_matrix_is_exact(window, drive, tab):
+    drive(window, lambda: window.parameters.seq_len.setValue(5000), channel="relative")
+    view = tab.bucket_view
+    drive(
+        window,
+        lambda: view.plot.vb.setRange(xRange=(2000, 2100), yRange=(1900, 1950), padding=0),
+        channel="relative",
+    )
+    expected = relative.t5_bucket(
+        torch.arange(2000, 2100)[None, :] - torch.arange(1900, 1950)[:, None]
+    ).numpy()
+    np.testing.assert_array_equal(view.image.image, expected)
 
 
 def test_relative_table_row_for_the_chosen_query(window, drive, tab):

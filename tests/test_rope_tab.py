@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import torch
@@ -48,7 +50,8 @@ def test_rotation_panels_show_the_rotated_pair(window, drive, tab):
         tab.rotation_view.panels, (0, 3, 63), strict=True
     ):
         x, y = data(trail)
-        assert len(x) == 26  # positions 0 … 25
+        # positions up to 25, but no more than one turn: more would retrace the circle
+        assert len(x) == min(26, math.ceil(2 * math.pi / theta[pair].item()) + 1)
         angle = 25 * theta[pair].item()
         # q = all ones: the pair (1, 1) rotated by m·θ_i
         expected = (np.cos(angle) - np.sin(angle), np.sin(angle) + np.cos(angle))

@@ -9,6 +9,8 @@ The mean of ``e^{i p ω}`` over ``p = a … a+n-1`` is a geometric series with a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import torch
 
 from posenc_gui.encodings._checks import check_int
@@ -29,21 +31,29 @@ def bins(length: int, max_bins: int) -> tuple[torch.Tensor, torch.Tensor]:
     return edges[:-1], edges[1:] - edges[:-1]
 
 
-def mean_phasor(starts: torch.Tensor, counts: torch.Tensor, inv_freq: torch.Tensor) -> torch.Tensor:
-    """Mean of ``exp(i p ω)`` over each run of positions, for each frequency.
+def mean_cos_sin(
+    starts: torch.Tensor, counts: torch.Tensor, inv_freq: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Mean of ``cos(p ω)`` and of ``sin(p ω)`` over each run of positions, for each frequency.
 
     ``starts``, ``counts``: ``[B]``; ``inv_freq``: ``[F]`` (rad / position, in (0, π)).
-    Returns complex128 ``[B, F]``; its real part is the mean cosine, its imaginary part the
-    mean sine. Exact for runs of length 1 (``e^{i a ω}``).
+    Returns two float64 ``[B, F]`` tensors. Exact for runs of length 1.
     """
     omega = inv_freq.to(torch.float64)[None, :]
     start = starts.to(torch.float64)[:, None]
-    n = counts.to(torch.float64)[:, None]
+    lengths, which = torch.unique(counts, return_inverse=True)  # runs share one or two lengths
+    n = lengths.to(torch.float64)[:, None]
     # ω < π, so sin(ω/2) > 0 and the Dirichlet ratio is well conditioned in float64; for n = 1
     # it is exactly 1 and the phase exactly a·ω, so single positions match the full table.
-    ratio = torch.sin(n * omega / 2) / (n * torch.sin(omega / 2))
-    phase = (start + (n - 1.0) / 2.0) * omega
-    return torch.complex(ratio * torch.cos(phase), ratio * torch.sin(phase))
+    ratio = (torch.sin(n * omega / 2) / (n * torch.sin(omega / 2)))[which]
+    phase = (start + (counts.to(torch.float64)[:, None] - 1.0) / 2.0) * omega
+    return ratio * torch.cos(phase), ratio * torch.sin(phase)
+
+
+def mean_phasor(starts: torch.Tensor, counts: torch.Tensor, inv_freq: torch.Tensor) -> torch.Tensor:
+    """Mean of ``exp(i p ω)`` over each run of positions: complex128 ``[B, F]`` whose real part
+    is the mean cosine and imaginary part the mean sine (see ``mean_cos_sin``)."""
+    return torch.complex(*mean_cos_sin(starts, counts, inv_freq))
 
 
 def run_means(values: torch.Tensor, starts: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
@@ -56,3 +66,32 @@ def run_means(values: torch.Tensor, starts: torch.Tensor, counts: torch.Tensor) 
     ends = starts + counts
     shape = (-1,) + (1,) * (values.ndim - 1)
     return (total[ends] - total[starts]) / counts.double().reshape(shape)
+
+
+@dataclass(frozen=True)
+class Window:
+    """Integer coordinates ``start … stop-1`` of one axis, shown with at most ``pixels`` bins."""
+
+    start: int
+    stop: int
+    pixels: int = 1024
+
+    def __post_init__(self) -> None:
+        if self.stop <= self.start:
+            raise ValueError(f"window must not be empty, got {self.start} … {self.stop - 1}")
+        check_int("pixels", self.pixels, 1)
+
+    def bins(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(starts, counts)`` of the runs each pixel covers (see ``bins``)."""
+        starts, counts = bins(self.stop - self.start, self.pixels)
+        return starts + self.start, counts
+
+    def edges(self) -> torch.Tensor:
+        """The ``B + 1`` run boundaries, int64."""
+        starts, counts = self.bins()
+        return torch.cat((starts, starts[-1:] + counts[-1:]))
+
+    def centres(self) -> torch.Tensor:
+        """The mean coordinate of each run, float64."""
+        starts, counts = self.bins()
+        return starts + (counts - 1) / 2

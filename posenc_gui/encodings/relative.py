@@ -120,18 +120,25 @@ def alibi_bias(
 
 
 def distance_block_means(
-    by_distance: torch.Tensor, starts: torch.Tensor, counts: torch.Tensor
+    by_distance: torch.Tensor,
+    starts: torch.Tensor,
+    counts: torch.Tensor,
+    col_starts: torch.Tensor | None = None,
+    col_counts: torch.Tensor | None = None,
 ) -> torch.Tensor:
-    """Exact block means of the Toeplitz matrix ``M[i, j] = f(j − i)``, float64 ``[B, B]``.
+    """Exact block means of the Toeplitz matrix ``M[i, j] = f(j − i)``, float64 ``[R, C]``.
 
-    ``by_distance[k + L − 1] = f(k)`` for ``k = −(L−1) … L−1``; row and column runs are
-    ``starts``/``counts`` (``binning.bins``). A double running sum of ``f`` gives each block's
-    total without forming the ``L × L`` matrix. Blocks containing a non-finite value are NaN.
+    ``by_distance[k + L − 1] = f(k)`` for ``k = −(L−1) … L−1``; row runs are ``starts`` /
+    ``counts`` and column runs ``col_starts`` / ``col_counts`` (default: the row runs), as
+    ``binning.bins`` makes them. A double running sum of ``f`` gives each block's total without
+    forming the ``L × L`` matrix. Blocks containing a non-finite value are NaN.
     """
     seq_len = (by_distance.shape[0] + 1) // 2
+    col_starts = starts if col_starts is None else col_starts
+    col_counts = counts if col_counts is None else col_counts
     f = by_distance.double()
-    if int(counts.max()) == 1:  # one position per row: the matrix itself, exactly
-        exact = f[starts[None, :] - starts[:, None] + seq_len - 1]
+    if int(counts.max()) == 1 and int(col_counts.max()) == 1:  # single cells: M itself, exactly
+        exact = f[col_starts[None, :] - starts[:, None] + seq_len - 1]
         return torch.where(torch.isfinite(exact), exact, torch.nan)
     bad = (~torch.isfinite(f)).double()
     f = torch.where(torch.isfinite(f), f, 0.0)
@@ -141,18 +148,16 @@ def distance_block_means(
         first = torch.cat((values.new_zeros(1), torch.cumsum(values, 0)))
         return torch.cat((values.new_zeros(1), torch.cumsum(first, 0)))
 
-    def block_sums(table: torch.Tensor) -> torch.Tensor:
-        a = starts.to(table.device)[:, None]  # query runs [a, a+n)
-        n = counts.to(table.device)[:, None]
-        c = starts.to(table.device)[None, :]  # key runs [c, c+m)
-        m = counts.to(table.device)[None, :]
+    a, n = starts[:, None], counts[:, None]  # query runs [a, a+n)
+    c, m = col_starts[None, :], col_counts[None, :]  # key runs [c, c+m)
 
-        # Σ_{p=a}^{a+n-1} Σ_{q=c}^{c+m-1} f(q − p) with f index q − p + L − 1.
+    def block_sums(table: torch.Tensor) -> torch.Tensor:
+        # Σ_{p=a}^{a+n-1} Σ_{q=c}^{c+m-1} f(q − p), f(k) at index k + L − 1.
         def g(x: torch.Tensor) -> torch.Tensor:
             return table[x + seq_len]
 
         return g(c + m - a) - g(c - a) - g(c + m - a - n) + g(c - a - n)
 
-    total = block_sums(double_sum(f)) / (counts[:, None] * counts[None, :]).double()
+    total = block_sums(double_sum(f)) / (n * m).double()
     masked = block_sums(double_sum(bad)) > 0
     return torch.where(masked, torch.nan, total)

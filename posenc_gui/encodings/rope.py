@@ -23,6 +23,7 @@ import torch
 
 from posenc_gui.encodings import sinusoidal
 from posenc_gui.encodings._checks import check_base, check_choice, check_even
+from posenc_gui.encodings.binning import mean_cos_sin
 from posenc_gui.encodings.extension import inv_freq_from_config
 
 __all__ = [
@@ -150,17 +151,26 @@ def relative_scores(
     inv_freq: torch.Tensor,
     *,
     layout: str = "interleaved",
+    counts: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """``(R_m q)·(R_{m+d} k)`` for each distance ``d``, without rotating anything.
 
     Per pair, ``q·R_d k = (q_a k_a + q_b k_b)·cos(dθ) + (q_b k_a − q_a k_b)·sin(dθ)``.
     ``q``, ``k``: ``[..., rotary_dim]`` (broadcast together); returns float64 ``[..., D]``.
+    With ``counts``, ``distances`` are the starts of runs of ``counts`` distances and each
+    value is the exact mean over its run (``binning.mean_cos_sin``).
     """
-    channels = pair_channels(2 * _check_inv_freq(inv_freq).numel(), layout).to(q.device)
+    theta = _check_inv_freq(inv_freq).to(q.device)
+    channels = pair_channels(2 * theta.numel(), layout).to(q.device)
     qa, qb = q[..., channels[:, 0]].double(), q[..., channels[:, 1]].double()
     ka, kb = k[..., channels[:, 0]].double(), k[..., channels[:, 1]].double()
-    ang = angles(distances, inv_freq.to(q.device))  # [D, r/2]
-    return (qa * ka + qb * kb) @ torch.cos(ang).T + (qb * ka - qa * kb) @ torch.sin(ang).T
+    if counts is None:
+        ang = angles(distances, theta)  # [D, r/2]
+        cos, sin = torch.cos(ang), torch.sin(ang)
+    else:
+        starts = torch.as_tensor(distances).to(q.device)
+        cos, sin = mean_cos_sin(starts, counts.to(q.device), theta)
+    return (qa * ka + qb * kb) @ cos.T + (qb * ka - qa * kb) @ sin.T
 
 
 def wavelengths(inv_freq: torch.Tensor) -> torch.Tensor:

@@ -26,7 +26,7 @@ def frequencies(d_model: int, base: float = 10000.0) -> torch.Tensor:
     return 1.0 / base ** (torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
 
 
-def _channel_layout(
+def channel_layout(
     d_model: int, layout: str, channels: Sequence[int] | None
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """For each output channel: its frequency index ``i`` and whether it holds the cosine."""
@@ -61,7 +61,7 @@ def encode(
     if not torch.isfinite(pos).all():
         raise ValueError("positions must be finite")
     omega = frequencies(d_model, base).to(pos.device)
-    pair, is_cos = _channel_layout(d_model, layout, channels)
+    pair, is_cos = channel_layout(d_model, layout, channels)
     used, column = torch.unique(pair, return_inverse=True)  # each frequency once: sin and cos
     angles = pos[:, None] * omega[used.to(pos.device)][None, :]
     sin_cos = torch.stack((torch.sin(angles), torch.cos(angles)), dim=-1)
@@ -129,7 +129,7 @@ def mean_table(
     With runs of length 1 it equals ``table`` at those positions.
     """
     phasor = mean_phasor(starts, counts, frequencies(d_model, base).to(starts.device))
-    pair, is_cos = _channel_layout(d_model, layout, None)
+    pair, is_cos = channel_layout(d_model, layout, None)
     pair, is_cos = pair.to(starts.device), is_cos.to(starts.device)
     return torch.where(is_cos, phasor.real[:, pair], phasor.imag[:, pair])
 

@@ -9,8 +9,9 @@ import numpy as np
 import torch
 
 from posenc_gui.encodings import binning, extension
+from posenc_gui.encodings.binning import Window
 from posenc_gui.encodings.extension import RopeScaling
-from posenc_gui.engine.absolute import MAX_DISPLAY_ROWS
+from posenc_gui.engine.windows import full
 
 DYNAMIC_POINTS = 400  # the effective base is smooth and monotone in the length
 
@@ -20,6 +21,7 @@ class ExtensionParams:
     scaling: RopeScaling
     target_context: int
     sweep_length: int  # the length marked on the dynamic-NTK curve
+    decay_x: Window | None = None  # distances shown by the decay view
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,7 @@ class ExtensionFrame:
 
 def _decay(inv_freq: torch.Tensor, starts: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
     """Exact mean over each run of distances of ``q·R_d k`` for ``q = k = 1``: 2·Σ cos(d·θ)."""
-    return 2 * binning.mean_phasor(starts, counts, inv_freq).real.sum(1)
+    return 2 * binning.mean_cos_sin(starts, counts, inv_freq)[0].sum(1)
 
 
 def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFrame:
@@ -54,7 +56,8 @@ def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFram
     original = extension.scaled_inv_freq(s.with_changes(method="default"))
     scaled = extension.scaled_inv_freq(s, seq_len=target)
     factor = extension.attention_factor(s)
-    starts, counts = binning.bins(target, MAX_DISPLAY_ROWS)
+    decay = full(p.decay_x, 0, target)
+    starts, counts = decay.bins()
     angle_original = s.original_context * original
     angle_target = target * scaled
     # A pair that never completed a turn in training meets new angles once the target context
@@ -73,7 +76,7 @@ def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFram
         wavelength_scaled=(2 * math.pi / scaled).numpy(),
         ratio=(scaled / original).numpy(),
         regions=tuple(extension.regions(s, seq_len=target)),
-        distances=(starts + (counts - 1) / 2).numpy(),
+        distances=decay.centres().numpy(),
         decay_original=_decay(original, starts, counts).numpy(),
         decay_scaled=(factor**2 * _decay(scaled, starts, counts)).numpy(),
         angle_original=angle_original.numpy(),

@@ -1,4 +1,8 @@
-"""What the Relative tab draws, computed from its parameters (runs on the worker thread)."""
+"""What the Relative tab draws, computed from its parameters (runs on the worker thread).
+
+The L × L matrices depend on j − i only: each is built from one curve over the 2L − 1
+distances and averaged exactly over the pixel blocks the view shows.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,9 @@ import numpy as np
 import torch
 
 from posenc_gui.encodings import binning, relative, sinusoidal
-from posenc_gui.engine.absolute import MAX_DISPLAY_ROWS
+from posenc_gui.encodings.binning import Window
+from posenc_gui.engine.absolute import table_window
+from posenc_gui.engine.windows import full, shifted, to_numpy
 
 SCHEMES = ("sinusoidal", "shaw", "t5", "alibi")
 SCORE_WINDOW = 256  # the score-formula view shows positions 0 … 255 exactly
@@ -29,20 +35,36 @@ class RelativeParams:
     head: int = 1  # 1 … n_heads, as in m_h
     causal: bool = True
     seed: int = 0
+    # (columns, rows) windows of the heatmaps and x windows of the curves; None: everything
+    distance_windows: tuple[Window, Window] | None = None
+    table_windows: tuple[Window, Window] | None = None  # (channels, keys j)
+    bucket_windows: tuple[Window, Window] | None = None
+    bucket_x: Window | None = None  # distances j − i
+    alibi_windows: tuple[Window, Window] | None = None
+    alibi_x: Window | None = None  # distances i − j ≥ 0
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """A heatmap's values over a window: ``values[r, c]`` covers the given edges."""
+
+    col_edges: np.ndarray
+    row_edges: np.ndarray
+    values: np.ndarray
 
 
 @dataclass(frozen=True)
 class RelativeFrame:
     params: RelativeParams
-    row_edges: np.ndarray  # [B+1] position edges of every L × L heatmap's rows and columns
-    distances: np.ndarray  # [B, B] j − i, clipped to ±k for Shaw (block means)
-    relative_table: np.ndarray  # [B, d_model] PE(j − i) for the chosen query i (run means)
-    buckets: np.ndarray  # [B, B] T5 bucket of j − i (block means)
-    signed_distances: np.ndarray  # [2L−1] k = −(L−1) … L−1
-    bucket_by_distance: np.ndarray  # [2L−1]
+    distances: Matrix  # j − i, clipped to ±k for Shaw (block means)
+    relative_table: Matrix  # PE(j − i) for the chosen query i, keys × channels (exact means)
+    buckets: Matrix  # T5 bucket of j − i (block means)
+    bucket_x: np.ndarray  # centre distance of each pixel
+    bucket_by_distance: np.ndarray  # mean bucket over each pixel
     slopes: np.ndarray  # [n_heads]
-    alibi_matrix: np.ndarray  # [B, B] bias of the chosen head; NaN where masked (future)
-    alibi_curves: np.ndarray  # [n_heads, L] bias against distance i − j = 0 … L−1
+    alibi_matrix: Matrix  # bias of the chosen head; NaN where masked (future)
+    alibi_x: np.ndarray  # centre distance i − j of each pixel
+    alibi_curves: np.ndarray  # [n_heads, X] bias against distance (exact: linear in it)
     window: int  # the score-formula view covers positions 0 … window−1
     content: np.ndarray  # [W, W] q_i·k_j / √d
     bias: np.ndarray  # [W, W] b_{r(i,j)} of the chosen scheme (−inf masked → NaN)
@@ -81,24 +103,37 @@ def _scheme_bias(p: RelativeParams, q: torch.Tensor, window: int) -> torch.Tenso
     return per_vector.gather(1, index)
 
 
+def _matrix(
+    by_distance: torch.Tensor, windows: tuple[Window, Window] | None, seq_len: int
+) -> Matrix:
+    cols, rows = windows or (full(None, 0, seq_len), full(None, 0, seq_len))
+    values = relative.distance_block_means(by_distance, *rows.bins(), *cols.bins())
+    return Matrix(cols.edges().numpy(), rows.edges().numpy(), to_numpy(values))
+
+
 def compute_relative(p: RelativeParams, device: torch.device) -> RelativeFrame:
-    """Every Relative view's arrays for ``p``; matrices are exact block means when binned."""
+    """Every Relative view's arrays for ``p``."""
     seq_len = p.seq_len
-    starts, counts = binning.bins(seq_len, MAX_DISPLAY_ROWS)
     k = torch.arange(-(seq_len - 1), seq_len)
-    shown = k.clamp(-p.max_relative_position, p.max_relative_position) if p.scheme == "shaw" else k
+    clipped = k.clamp(-p.max_relative_position, p.max_relative_position)
+    shown = clipped if p.scheme == "shaw" else k
     buckets = relative.t5_bucket(
         k, bidirectional=p.bidirectional, num_buckets=p.num_buckets, max_distance=p.max_distance
     )
-    slopes = alibi_slopes = relative.alibi_slopes(p.n_heads)
-    alibi_by_distance = (
-        torch.where(k <= 0, alibi_slopes[p.head - 1] * k, -torch.inf)
-        if p.causal
-        else -alibi_slopes[p.head - 1] * k.abs()
+    slopes = relative.alibi_slopes(p.n_heads)
+    slope = slopes[p.head - 1]
+    alibi_by_distance = torch.where(k <= 0, slope * k, -torch.inf) if p.causal else -slope * k.abs()
+
+    channels, keys = p.table_windows or (full(None, 0, p.d_model), full(None, 0, seq_len))
+    i = min(p.query_position, seq_len - 1)
+    # Row j of R[i] is PE(j − i): the absolute table's rows shifted by −i.
+    table = table_window(
+        seq_len, p.d_model, p.theta, "interleaved", shifted(keys, -i), channels, device
     )
-    table = sinusoidal.mean_table(
-        starts - min(p.query_position, seq_len - 1), counts, p.d_model, p.theta
-    )
+
+    bucket_x = full(p.bucket_x, -(seq_len - 1), seq_len)
+    bucket_means = binning.run_means(buckets, *shifted(bucket_x, seq_len - 1).bins())
+    alibi_x = full(p.alibi_x, 0, seq_len)
 
     window = min(seq_len, SCORE_WINDOW)
     generator = torch.Generator().manual_seed(p.seed)
@@ -106,28 +141,24 @@ def compute_relative(p: RelativeParams, device: torch.device) -> RelativeFrame:
     content = q @ key.T / p.d_model**0.5
     bias = _scheme_bias(p, q, window)
     total = content + bias
-    attention = torch.softmax(total, dim=-1)
-
-    def block(values: torch.Tensor) -> np.ndarray:
-        return relative.distance_block_means(values, starts, counts).float().numpy()
 
     def shown_array(values: torch.Tensor) -> np.ndarray:  # masked −inf is drawn as NaN
-        return torch.where(torch.isfinite(values), values, torch.nan).float().numpy()
+        return to_numpy(torch.where(torch.isfinite(values), values, torch.nan))
 
     return RelativeFrame(
         params=p,
-        row_edges=torch.cat((starts, starts[-1:] + counts[-1:])).numpy(),
-        distances=block(shown),
-        relative_table=table.float().numpy(),
-        buckets=block(buckets),
-        signed_distances=k.numpy(),
-        bucket_by_distance=buckets.numpy(),
+        distances=_matrix(shown, p.distance_windows, seq_len),
+        relative_table=Matrix(channels.edges().numpy(), keys.edges().numpy(), to_numpy(table)),
+        buckets=_matrix(buckets, p.bucket_windows, seq_len),
+        bucket_x=bucket_x.centres().numpy(),
+        bucket_by_distance=bucket_means.numpy(),
         slopes=slopes.numpy(),
-        alibi_matrix=block(alibi_by_distance),
-        alibi_curves=(-slopes[:, None] * torch.arange(seq_len, dtype=torch.float64)).numpy(),
+        alibi_matrix=_matrix(alibi_by_distance, p.alibi_windows, seq_len),
+        alibi_x=alibi_x.centres().numpy(),
+        alibi_curves=(-slopes[:, None] * alibi_x.centres()[None, :]).numpy(),
         window=window,
-        content=content.float().numpy(),
+        content=to_numpy(content),
         bias=shown_array(bias),
         total=shown_array(total),
-        attention=attention.float().numpy(),
+        attention=to_numpy(torch.softmax(total, dim=-1)),
     )

@@ -71,6 +71,15 @@ class AbsoluteTab(Tab):
         self.label_tokens.toggled.connect(self._follow_tokens)
         self.tokens.textChanged.connect(self._follow_tokens)
         for signal in (
+            *(
+                view.viewport.changed
+                for view in (
+                    self.table_view,
+                    self.wave_view,
+                    self.similarity_view,
+                    self.offset_view,
+                )
+            ),
             self.layout_choice.currentIndexChanged,
             self.similarity.currentIndexChanged,
             self.reference_position.valueChanged,
@@ -98,41 +107,62 @@ class AbsoluteTab(Tab):
         except ValueError as exc:
             dims = ()
             self.message.setText(str(exc))
-        d_model = self.parameters.d_model.value()
+        seq_len, d_model = self.parameters.seq_len.value(), self.parameters.d_model.value()
         if any(i >= d_model for i in dims):
             self.message.setText(f"dimensions must be in [0, {d_model - 1}]; others are skipped")
         if self.label_tokens.isChecked() and not self.tokens.text():
             self.message.setText("sentence must not be empty to label positions with tokens")
+        table_cols, table_rows = self.table_view.windows(d_model, seq_len)
+        similarity_cols, similarity_rows = self.similarity_view.windows(seq_len, seq_len)
         return AbsoluteParams(
-            seq_len=self.parameters.seq_len.value(),
+            seq_len=seq_len,
             d_model=d_model,
             theta=self.parameters.theta.value(),
             layout=self.layout_choice.currentData(),
             cosine=self.similarity.currentData(),
             reference_position=self.reference_position.value(),
             dimensions=dims,
+            table_cols=table_cols,
+            table_rows=table_rows,
+            wave_x=self.wave_view.x_window(0, seq_len),
+            similarity_cols=similarity_cols,
+            similarity_rows=similarity_rows,
+            offset_x=self.offset_view.x_window(-(seq_len - 1), seq_len),
         )
 
     def draw(self, frame: AbsoluteFrame) -> None:
+        p = frame.params
         labels = self.token_labels()
-        if labels is not None and len(labels) != frame.params.seq_len:
+        whole = len(frame.table_row_edges) == p.seq_len + 1  # one row per position, all shown
+        if labels is None or len(labels) != p.seq_len or not whole:
             labels = None
         self.table_view.set_data(
-            frame.table, y_edges=frame.row_edges, levels=(-1.0, 1.0), row_labels=labels
+            frame.table,
+            x_edges=frame.table_col_edges,
+            y_edges=frame.table_row_edges,
+            levels=(-1.0, 1.0),
+            row_labels=labels,
+            extent=(p.d_model, p.seq_len),
         )
         self.wave_view.set_curves(
             [
-                Curve(f"dim {i}", frame.positions, wave)
+                Curve(f"dim {i}", frame.wave_x, wave)
                 for i, wave in zip(frame.dimensions, frame.waveforms, strict=True)
             ],
             x_labels=labels,
+            x_extent=(0, p.seq_len),
         )
-        kind = "cosine" if frame.params.cosine else "PE·PEᵀ"
+        kind = "cosine" if p.cosine else "PE·PEᵀ"
         self.similarity_view.plot.setTitle(f"(c) Similarity {kind}", size="12pt")
+        similarity_labels = labels if len(frame.similarity_row_edges) == p.seq_len + 1 else None
         self.similarity_view.set_data(
-            frame.similarity, x_edges=frame.row_edges, y_edges=frame.row_edges, row_labels=labels
+            frame.similarity,
+            x_edges=frame.similarity_col_edges,
+            y_edges=frame.similarity_row_edges,
+            row_labels=similarity_labels,
+            extent=(p.seq_len, p.seq_len),
         )
-        p = frame.params.reference_position
+        reference = min(p.reference_position, p.seq_len - 1)
         self.offset_view.set_curves(
             [
                 Curve(
@@ -141,10 +171,7 @@ class AbsoluteTab(Tab):
                     frame.closed_form,
                     dashed=True,
                 ),
-                Curve(
-                    f"PE({min(p, frame.params.seq_len - 1)})·PE(p+k)",
-                    frame.offsets,
-                    frame.by_offset,
-                ),
-            ]
+                Curve(f"PE({reference})·PE(p+k)", frame.offsets, frame.by_offset),
+            ],
+            x_extent=(-(p.seq_len - 1), p.seq_len),
         )

@@ -50,6 +50,7 @@ class Tab(QWidget):
         super().__init__(parent)
         self.setObjectName(self.name)
         self.engine, self.parameters = engine, parameters
+        self.frame: Any = None
         self.controls = QFormLayout()
         self.controls.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.message = QLabel()
@@ -121,7 +122,11 @@ class Tab(QWidget):
         except ValueError as exc:
             self.message.setText(str(exc))
             return
-        self.engine.submit(self.objectName(), type(self).compute, request, self.draw)
+        self.engine.submit(self.objectName(), type(self).compute, request, self._show)
+
+    def _show(self, frame: Any) -> None:
+        self.frame = frame  # what the views show now, parameters and windows included
+        self.draw(frame)
 
     def apply_preset(self, preset: Preset) -> None:
         """Take what this tab needs from a model preset (default: nothing)."""

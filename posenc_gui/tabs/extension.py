@@ -140,6 +140,7 @@ class ExtensionTab(Tab):
         self.timer.timeout.connect(self._advance_sweep)
         self.sweep.toggled.connect(self._play)
         for signal in (
+            self.decay_view.viewport.changed,
             self.method.currentIndexChanged,
             self.factor.valueChanged,
             self.original_context.valueChanged,
@@ -197,8 +198,12 @@ class ExtensionTab(Tab):
         )
 
     def request(self) -> ExtensionParams:
+        target = int(self.target_context.value())
         params = ExtensionParams(
-            self.scaling(), int(self.target_context.value()), int(self.sweep_length.value())
+            self.scaling(),
+            target,
+            int(self.sweep_length.value()),
+            self.decay_view.x_window(0, target),
         )
         self.message.clear()
         return params
@@ -303,6 +308,7 @@ class ExtensionTab(Tab):
                 Line(s.original_context, "L0", color=0),
                 Line(p.target_context, "target", color=2),
             ],
+            x_extent=(0, p.target_context),
         )
 
         self.angle_view.set_curves(

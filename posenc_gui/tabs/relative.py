@@ -8,7 +8,13 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox, QWidget
 
 from posenc_gui.controls import IntControl
 from posenc_gui.engine import Engine
-from posenc_gui.engine.relative import SCHEMES, RelativeFrame, RelativeParams, compute_relative
+from posenc_gui.engine.relative import (
+    SCHEMES,
+    Matrix,
+    RelativeFrame,
+    RelativeParams,
+    compute_relative,
+)
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.tabs.base import Tab
@@ -27,6 +33,21 @@ NOTE = (
     "r(i, j) = j − i. Row i of the sinusoidal relative table is the absolute table shifted "
     "by −i: R[i, j] = PE(j − i); for i = 0 it is the absolute table."
 )
+
+
+def _show(
+    view: HeatmapView,
+    matrix: Matrix,
+    extent: tuple[int, int],
+    levels: tuple[float, float] | None = None,
+) -> None:
+    view.set_data(
+        matrix.values,
+        x_edges=matrix.col_edges,
+        y_edges=matrix.row_edges,
+        levels=levels,
+        extent=extent,
+    )
 
 
 class RelativeTab(Tab):
@@ -112,6 +133,17 @@ class RelativeTab(Tab):
         self.bidirectional.toggled.connect(self._fit_max_distance)
         self.scheme.currentIndexChanged.connect(self._show_scheme_page)
         for signal in (
+            *(
+                view.viewport.changed
+                for view in (
+                    self.distance_view,
+                    self.table_view,
+                    self.bucket_view,
+                    self.bucket_curve_view,
+                    self.alibi_view,
+                    self.alibi_curve_view,
+                )
+            ),
             self.scheme.currentIndexChanged,
             self.max_relative_position.valueChanged,
             self.query_position.valueChanged,
@@ -147,9 +179,10 @@ class RelativeTab(Tab):
             self.show_page(SCHEME_PAGES[self.scheme.currentData()])
 
     def request(self) -> RelativeParams:
+        seq_len, d_model = self.parameters.seq_len.value(), self.parameters.d_model.value()
         return RelativeParams(
-            seq_len=self.parameters.seq_len.value(),
-            d_model=self.parameters.d_model.value(),
+            seq_len=seq_len,
+            d_model=d_model,
             theta=self.parameters.theta.value(),
             scheme=self.scheme.currentData(),
             max_relative_position=self.max_relative_position.value(),
@@ -161,48 +194,53 @@ class RelativeTab(Tab):
             head=self.head.value(),
             causal=self.causal.isChecked(),
             seed=self.seed.value(),
+            distance_windows=self.distance_view.windows(seq_len, seq_len),
+            table_windows=self.table_view.windows(d_model, seq_len),
+            bucket_windows=self.bucket_view.windows(seq_len, seq_len),
+            bucket_x=self.bucket_curve_view.x_window(-(seq_len - 1), seq_len),
+            alibi_windows=self.alibi_view.windows(seq_len, seq_len),
+            alibi_x=self.alibi_curve_view.x_window(0, seq_len),
         )
 
     def draw(self, frame: RelativeFrame) -> None:
-        p, edges = frame.params, frame.row_edges
+        p = frame.params
+        square = (p.seq_len, p.seq_len)
         clip = f", clipped to ±{p.max_relative_position}" if p.scheme == "shaw" else ""
         self.distance_view.plot.setTitle(f"(a) Relative distance j − i{clip}", size="12pt")
-        self.distance_view.set_data(frame.distances, x_edges=edges, y_edges=edges)
+        _show(self.distance_view, frame.distances, square)
         self.table_view.plot.setTitle(
             f"(b) Sinusoidal relative table R[{p.query_position}, j, :]", size="12pt"
         )
-        self.table_view.set_data(frame.relative_table, y_edges=edges, levels=(-1.0, 1.0))
-
-        self.bucket_view.set_data(
-            frame.buckets, x_edges=edges, y_edges=edges, levels=(0.0, p.num_buckets - 1.0)
-        )
+        _show(self.table_view, frame.relative_table, (p.d_model, p.seq_len), levels=(-1.0, 1.0))
+        _show(self.bucket_view, frame.buckets, square, levels=(0.0, p.num_buckets - 1.0))
         self.bucket_curve_view.set_curves(
             [
                 Curve(
                     f"{p.num_buckets} buckets, max_distance {p.max_distance}",
-                    frame.signed_distances,
+                    frame.bucket_x,
                     frame.bucket_by_distance,
                 )
-            ]
+            ],
+            x_extent=(-(p.seq_len - 1), p.seq_len),
         )
 
         heads = np.arange(1, p.n_heads + 1)
         self.slope_view.set_curves([Curve("m_h", heads, frame.slopes, scatter=True)])
         kind = "causal" if p.causal else "symmetric"
         self.alibi_view.plot.setTitle(f"(d) ALiBi head {p.head}, {kind}", size="12pt")
-        self.alibi_view.set_data(frame.alibi_matrix, x_edges=edges, y_edges=edges)
+        _show(self.alibi_view, frame.alibi_matrix, square)
         colours = pg.colormap.get(SEQUENTIAL)
-        distance = np.arange(frame.alibi_curves.shape[1])
         self.alibi_curve_view.set_curves(
             [
                 Curve(
                     f"head {h + 1}" if h in (0, p.n_heads - 1) else "",
-                    distance,
+                    frame.alibi_x,
                     curve,
                     color=colours.map(h / max(1, p.n_heads - 1), mode="qcolor").name(),
                 )
                 for h, curve in enumerate(frame.alibi_curves)
-            ]
+            ],
+            x_extent=(0, p.seq_len),
         )
 
         window = np.arange(frame.window + 1)

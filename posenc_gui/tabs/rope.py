@@ -152,6 +152,16 @@ class RopeTab(Tab):
         self.play.toggled.connect(self._play)
         parameters.seq_len.valueChanged.connect(self._fit_positions)
         for signal in (
+            *(
+                view.viewport.changed
+                for view in (
+                    self.table_view,
+                    self.invariance_view,
+                    self.decay_view,
+                    self.error_view,
+                    self.error_curve_view,
+                )
+            ),
             self.layout_choice.currentIndexChanged,
             self.query.currentIndexChanged,
             self.seed.valueChanged,
@@ -193,6 +203,7 @@ class RopeTab(Tab):
         )
 
     def refresh(self) -> None:
+        self.decay_view.set_log(x=self.log_distance.isChecked())
         super().refresh()
         self.refresh_rotation()
 
@@ -226,8 +237,11 @@ class RopeTab(Tab):
         )
 
     def request(self) -> RopeParams:
+        seq_len = self.parameters.seq_len.value()
+        n_pairs = self.parameters.head_dim.value() // 2
+        log = self.log_distance.isChecked()
         return RopeParams(
-            seq_len=self.parameters.seq_len.value(),
+            seq_len=seq_len,
             head_dim=self.parameters.head_dim.value(),
             theta=self.parameters.theta.value(),
             layout=self.layout_choice.currentData(),
@@ -237,6 +251,11 @@ class RopeTab(Tab):
             key_position=self.key_position.value(),
             shift=self.shift.value(),
             dtype=self.dtype.currentData(),
+            table_windows=self.table_view.windows(n_pairs, seq_len),
+            invariance_x=self.invariance_view.x_window(0, seq_len),
+            decay_x=self.decay_view.x_window(1 if log and seq_len > 1 else 0, seq_len),
+            error_windows=self.error_view.windows(n_pairs, seq_len),
+            error_x=self.error_curve_view.x_window(0, seq_len),
         )
 
     def draw(self, frame: RopeFrame) -> None:
@@ -245,11 +264,19 @@ class RopeTab(Tab):
         if p.table == "angle":
             self.table_view.set_colormap(CYCLIC)
             self.table_view.plot.setTitle("(a) Angle m·θ_i mod 2π", size="12pt")
-            self.table_view.set_data(frame.table, y_edges=frame.row_edges, levels=(0.0, 2 * np.pi))
+            levels = (0.0, 2 * np.pi)
         else:
             self.table_view.set_colormap(DIVERGING)
             self.table_view.plot.setTitle(f"(a) {p.table}(m·θ_i)", size="12pt")
-            self.table_view.set_data(frame.table, y_edges=frame.row_edges, levels=(-1.0, 1.0))
+            levels = (-1.0, 1.0)
+        n_pairs = len(frame.wavelengths)
+        self.table_view.set_data(
+            frame.table,
+            x_edges=frame.table_col_edges,
+            y_edges=frame.table_row_edges,
+            levels=levels,
+            extent=(n_pairs, p.seq_len),
+        )
 
         unfinished = frame.wavelengths > p.seq_len
         self.spectrum_view.set_curves(
@@ -272,11 +299,17 @@ class RopeTab(Tab):
             lines=[Line(p.seq_len, f"seq_len = {p.seq_len}", vertical=False, color=0)],
         )
 
-        score = frame.rotated_scores[p.shift]
+        score = frame.score_at_shift
         drift = float(np.max(np.abs(frame.rotated_scores - frame.rotated_scores[0])))
+        binned = len(frame.shifts) < p.seq_len
         self.invariance_view.set_curves(
             [
-                Curve("RoPE score (R_{m+t} q)·(R_{n+t} k)", frame.shifts, frame.rotated_scores),
+                Curve(
+                    "RoPE score (R_{m+t} q)·(R_{n+t} k)"
+                    + (", first t of each pixel" if binned else ""),
+                    frame.shifts,
+                    frame.rotated_scores,
+                ),
                 Curve(
                     "unrotated q·k",
                     frame.shifts,
@@ -285,16 +318,17 @@ class RopeTab(Tab):
                 ),
             ],
             lines=[Line(p.shift, f"t = {p.shift}")],
+            x_extent=(0, p.seq_len),
         )
         self.readout.setText(
             f"m = {p.query_position}, n = {p.key_position}, t = {p.shift}: RoPE score "
-            f"{score:.10g}; largest |score(t) − score(0)| over all t: {drift:.2e}; "
+            f"{score:.10g}; largest |score(t) − score(0)| over the t drawn: {drift:.2e}; "
             f"unrotated q·k = {frame.unrotated_score:.10g}"
         )
 
         d = frame.distances
-        keep = d > 0 if self.log_distance.isChecked() else np.ones_like(d, dtype=bool)
-        self.decay_view.set_log(x=self.log_distance.isChecked())
+        log = self.log_distance.isChecked() and p.seq_len > 1
+        keep = d > 0 if log else np.ones_like(d, dtype=bool)
         self.decay_view.set_curves(
             [
                 Curve("q = k = 1 (RoFormer §3.4.3)", d[keep], frame.decay_ones[keep]),
@@ -308,6 +342,7 @@ class RopeTab(Tab):
                     (frame.decay_mean + frame.decay_std)[keep],
                 )
             ],
+            x_extent=(1 if log else 0, p.seq_len),
         )
 
         self.layout_view.set_data(
@@ -323,17 +358,24 @@ class RopeTab(Tab):
         low = float(inexact.min()) if inexact.size else np.log10(ERROR_FLOOR)
         high = float(frame.error_table.max())
         self.error_view.set_data(
-            frame.error_table, y_edges=frame.row_edges, levels=(low, max(high, low + 1.0))
+            frame.error_table,
+            x_edges=frame.error_col_edges,
+            y_edges=frame.error_row_edges,
+            levels=(low, max(high, low + 1.0)),
+            extent=(n_pairs, p.seq_len),
         )
+        sampled = " (first position of each pixel)" if frame.error_sampled else ""
+        self.error_view.plot.setTitle(f"(g) log₁₀ |cos − cos₆₄|{sampled}", size="12pt")
         finite = np.isfinite(frame.error_by_position)
         self.error_curve_view.set_curves(
             [
                 Curve(
-                    f"{p.dtype}: max |cos error|",
-                    frame.distances[finite],
+                    f"{p.dtype}: max |cos error|{sampled}",
+                    frame.error_x[finite],
                     np.maximum(frame.error_by_position[finite], ERROR_FLOOR),
                 )
-            ]
+            ],
+            x_extent=(0, p.seq_len),
         )
         if frame.unrepresentable:
             self.message.setText(

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 
+from posenc_gui.encodings.binning import Window
 from posenc_gui.views.style import PALETTE, pen, style_plot
+from posenc_gui.views.viewport import Viewport
 
 MAX_MARKED_POINTS = 64
 # pyqtgraph legend offsets: positive from the left/top, negative from the right/bottom.
@@ -95,10 +97,20 @@ class CurvesView(pg.PlotWidget):
         self.spans: list[pg.LinearRegionItem] = []
         self._span_specs: tuple[Span, ...] = ()
         self._log = (False, False)
+        self.viewport = Viewport(self.plot.vb, points=True)
+        self.plot.vb.setAutoVisible(y=True)  # y fits the curves' visible part
+
+    def x_window(self, lo: int, hi: int) -> Window:
+        """The visible window of the integer x extent ``lo … hi-1``, at screen resolution
+        (the whole extent until ``set_curves`` drew it with ``x_extent=(lo, hi)``)."""
+        return self.viewport.windows((lo, hi))[0]
 
     def set_log(self, *, x: bool = False, y: bool = False) -> None:
         """Logarithmic axes (data must then be positive on that axis)."""
         self._log = (x, y)
+        if self.viewport.log_x != x:
+            self.viewport.log_x = x
+            self.viewport.extent = None  # show the whole extent on the new scale
         self.plot.setLogMode(x=x, y=y)
 
     def set_curves(
@@ -109,9 +121,13 @@ class CurvesView(pg.PlotWidget):
         lines: Sequence[Line] = (),
         spans: Sequence[Span] = (),
         x_labels: Sequence[str] | None = None,
+        x_extent: tuple[int, int] | None = None,
     ) -> None:
-        """Draw ``curves`` over ``bands``, with reference ``lines``, replacing what was drawn;
-        ``x_labels`` label x = 0, 1, …"""
+        """Draw ``curves`` over ``bands``, with reference ``lines``, replacing what was drawn.
+
+        ``x_labels`` label x = 0, 1, … With ``x_extent`` the curves are a window of data over
+        that x range: x keeps the user's zoom (see ``x_window``) and only y fits the data.
+        """
         for name, fill in self.bands:
             self.legend.removeItem(name)
             self.plot.removeItem(fill)
@@ -152,7 +168,11 @@ class CurvesView(pg.PlotWidget):
         self.lines = [self._line(line) for line in lines]
         ticks = None if x_labels is None else [list(enumerate(x_labels))]
         self.plot.getAxis("bottom").setTicks(ticks)
-        self.plot.enableAutoRange()
+        if x_extent is None:
+            self.plot.enableAutoRange()
+        else:
+            self.viewport.show_extent(x_extent)
+            self.plot.enableAutoRange(axis="y")
 
     def _band(self, band: Band) -> pg.FillBetweenItem:
         low = pg.PlotCurveItem(band.x, band.low)

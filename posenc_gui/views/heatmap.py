@@ -8,7 +8,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Signal
 
+from posenc_gui.encodings.binning import Window
 from posenc_gui.views.style import DIVERGING, TICK_FONT, style_plot
+from posenc_gui.views.viewport import Viewport
 
 MASK_RGBA = np.array([200, 200, 200, 255])
 
@@ -50,9 +52,17 @@ class HeatmapView(pg.GraphicsLayoutWidget):
             self.image, colorMap=colormap, values=(-1, 1), label=value_name, interactive=False
         )
         self.colorbar.getAxis("right").setTickFont(TICK_FONT)
-        self._x_edges = self._y_edges = np.arange(2)
-        self._extent: tuple[float, ...] = ()
+        self.x_edges = self.y_edges = np.arange(2)  # data coordinates of the drawn cells
+        self.viewport = Viewport(self.plot.vb, points=False)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+
+    def windows(self, cols: int, rows: int) -> tuple[Window, Window]:
+        """The visible (column, row) windows of a ``cols × rows`` array, at screen resolution.
+
+        After ``set_data`` drew an array of that size, this follows the user's zoom and pan;
+        for a new size it is the whole array.
+        """
+        return self.viewport.windows((0, cols), (0, rows))
 
     def set_data(
         self,
@@ -62,14 +72,16 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         y_edges: np.ndarray | None = None,
         levels: tuple[float, float] | None = None,
         row_labels: Sequence[str] | None = None,
+        extent: tuple[int, int] | None = None,
     ) -> None:
         """Draw ``values`` ``[rows, cols]``; row ``r`` covers ``y_edges[r] … y_edges[r+1]``.
 
-        ``levels`` default to ``±max|values|`` (centred for the diverging colormap);
-        ``row_labels`` replace the left axis ticks (one label per row).
+        ``extent`` ``(cols, rows)`` is the size of the whole array when ``values`` is a window
+        of it (default: the edges' end). ``levels`` default to ``±max|values|`` (centred for the
+        diverging colormap); ``row_labels`` replace the left axis ticks (one per row).
         """
         rows, cols = values.shape
-        self._x_edges, self._y_edges = _edges(x_edges, cols), _edges(y_edges, rows)
+        self.x_edges, self.y_edges = _edges(x_edges, cols), _edges(y_edges, rows)
         if levels is None:
             finite = np.abs(values[np.isfinite(values)])
             peak = float(finite.max()) if finite.size else 0.0
@@ -81,15 +93,14 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         if masked.any():
             self.mask.setImage(np.where(masked[..., None], MASK_RGBA, 0).astype(np.uint8))
         self.colorbar.setLevels(levels)
-        x0, x1 = float(self._x_edges[0]), float(self._x_edges[-1])
-        y0, y1 = float(self._y_edges[0]), float(self._y_edges[-1])
+        x0, x1 = float(self.x_edges[0]), float(self.x_edges[-1])
+        y0, y1 = float(self.y_edges[0]), float(self.y_edges[-1])
         self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
         self.mask.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
-        if self._extent != (x0, x1, y0, y1):
-            self._extent = (x0, x1, y0, y1)
-            self.plot.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
-        self.plot.getAxis("left").setTicks(_centre_ticks(self._y_edges, row_labels))
-        self.plot.getAxis("bottom").setTicks(_centre_ticks(self._x_edges, None))
+        cols_total, rows_total = extent or (int(x1), int(y1))
+        self.viewport.show_extent((0, cols_total), (0, rows_total))
+        self.plot.getAxis("left").setTicks(_centre_ticks(self.y_edges, row_labels))
+        self.plot.getAxis("bottom").setTicks(_centre_ticks(self.x_edges, None))
 
     def set_colormap(self, name: str) -> None:
         """Use pyqtgraph's colormap ``name`` (e.g. a cyclic one for angles)."""
@@ -100,15 +111,15 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         data = self.image.image
         if data is None:
             return ""
-        col = int(np.searchsorted(self._x_edges, x, side="right")) - 1
-        row = int(np.searchsorted(self._y_edges, y, side="right")) - 1
+        col = int(np.searchsorted(self.x_edges, x, side="right")) - 1
+        row = int(np.searchsorted(self.y_edges, y, side="right")) - 1
         if not (0 <= row < data.shape[0] and 0 <= col < data.shape[1]):
             return ""
         x_name, y_name, value_name = self._names
         value = data[row, col]
         shown = "masked" if np.isnan(value) else f"{value:.6g}"
         return (
-            f"{y_name} {_span(self._y_edges, row)} · {x_name} {_span(self._x_edges, col)}"
+            f"{y_name} {_span(self.y_edges, row)} · {x_name} {_span(self.x_edges, col)}"
             f" · {value_name} {shown}"
         )
 

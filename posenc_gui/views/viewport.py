@@ -1,0 +1,91 @@
+"""Which part of an axis a view shows, and at how many pixels: what it asks to be computed.
+
+Views compute nothing: they report the visible window of each axis (``binning.Window``) so
+the tab can ask for exactly that at display resolution, and they announce when the user zooms
+or pans (``changed``), so the visible window is computed again at its new resolution.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Signal
+
+from posenc_gui.encodings.binning import Window
+
+MIN_PIXELS, MAX_PIXELS = 64, 2048
+HIDDEN_PIXELS = 512  # a view not laid out yet (a hidden page) asks for this many
+
+Extent = tuple[int, int]  # integer coordinates lo … hi-1
+
+
+def pixel_budget(length: float) -> int:
+    """Bins for an axis ``length`` screen pixels long."""
+    if length < MIN_PIXELS / 4:
+        return HIDDEN_PIXELS
+    return int(min(MAX_PIXELS, max(MIN_PIXELS, length)))
+
+
+def clip_window(view_range: tuple[float, float], extent: Extent, pixels: int) -> Window:
+    """The integer window of ``extent`` that ``view_range`` shows (at least one cell)."""
+    lo, hi = extent
+    start = min(max(math.floor(view_range[0]), lo), hi - 1)
+    stop = max(min(math.ceil(view_range[1]), hi), start + 1)
+    return Window(start, stop, pixels)
+
+
+class Viewport(QObject):
+    """Tracks a ViewBox's data extent; ``changed`` fires when the user zooms or pans."""
+
+    changed = Signal()
+
+    def __init__(self, view_box: pg.ViewBox, *, points: bool) -> None:
+        super().__init__(view_box)
+        self.view_box = view_box
+        # Curves draw points at integer x (shown from lo − ½ to hi − ½); heatmaps draw cells
+        # [i, i + 1) (shown from lo to hi).
+        self.margin = 0.5 if points else 0.0
+        self.extent: tuple[Extent, Extent | None] | None = None
+        self.log_x = False  # the x axis shows log10 of the data (pyqtgraph's log mode)
+        self._programmatic = False
+        view_box.sigRangeChanged.connect(self._on_range_changed)
+        view_box.sigResized.connect(self.changed)
+
+    def _on_range_changed(self, *_: object) -> None:
+        if not self._programmatic:  # the user zoomed or panned (mouse, menu, auto-range)
+            self.changed.emit()
+
+    def windows(
+        self, x_extent: Extent, y_extent: Extent | None = None
+    ) -> tuple[Window, Window | None]:
+        """The visible windows of the given extents; the whole extents if they are new."""
+        width = pixel_budget(self.view_box.width())
+        height = pixel_budget(self.view_box.height())
+        if self.extent != (x_extent, y_extent):
+            x = Window(*x_extent, width)
+            return x, None if y_extent is None else Window(*y_extent, height)
+        x_range, y_range = self.view_box.viewRange()
+        if self.log_x:
+            x_range = [10.0**x for x in x_range]
+        x_range = [x + self.margin for x in x_range]
+        x = clip_window(x_range, x_extent, width)
+        return x, None if y_extent is None else clip_window(y_range, y_extent, height)
+
+    def show_extent(self, x_extent: Extent, y_extent: Extent | None = None) -> None:
+        """Make the extents the data's bounds; a new extent is shown whole."""
+        if self.extent == (x_extent, y_extent):
+            return
+        self.extent = (x_extent, y_extent)
+        x_extent = (x_extent[0] - self.margin, x_extent[1] - self.margin)
+        if self.log_x:  # pyqtgraph's view coordinates are log10 of the data then
+            x_extent = (math.log10(max(x_extent[0], 1)), math.log10(x_extent[1]))
+        limits = {"xMin": x_extent[0], "xMax": x_extent[1]}
+        if y_extent is not None:
+            limits |= {"yMin": y_extent[0], "yMax": y_extent[1]}
+        self._programmatic = True
+        try:
+            self.view_box.setLimits(**limits)
+            self.view_box.setRange(xRange=x_extent, yRange=y_extent, padding=0)
+        finally:
+            self._programmatic = False
