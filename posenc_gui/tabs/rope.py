@@ -19,6 +19,7 @@ from posenc_gui.engine import Engine
 from posenc_gui.engine.rope import (
     DTYPES,
     ERROR_FLOOR,
+    EXACT_ERROR_POSITIONS,
     QueryKey,
     RopeFrame,
     RopeParams,
@@ -113,7 +114,7 @@ class RopeTab(Tab):
             "(c) Relative invariance: shift both by t",
             "shift t",
             "score",
-            legend_at="bottom right",
+            legend_at="middle left",
         )
         self.decay_view = CurvesView(
             "(d) Long-term decay of q·k", "relative distance n − m", "score"
@@ -364,8 +365,13 @@ class RopeTab(Tab):
             levels=(low, max(high, low + 1.0)),
             extent=(n_pairs, p.seq_len),
         )
-        sampled = " (first position of each pixel)" if frame.error_sampled else ""
+        sampled = " (sampled)" if frame.error_sampled else ""
         self.error_view.plot.setTitle(f"(g) log₁₀ |cos − cos₆₄|{sampled}", size="12pt")
+        if frame.error_sampled:
+            self.message.setText(
+                f"Precision views: over {EXACT_ERROR_POSITIONS:,} positions each pixel shows "
+                "the error at its first position (rounding errors have no closed-form mean)"
+            )
         finite = np.isfinite(frame.error_by_position)
         self.error_curve_view.set_curves(
             [

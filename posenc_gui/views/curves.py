@@ -20,6 +20,7 @@ LEGEND_OFFSETS = {
     "top left": (10, 10),
     "bottom right": (-10, -10),
     "bottom left": (10, -10),
+    "middle left": (10, 140),
 }
 
 

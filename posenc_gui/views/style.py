@@ -19,9 +19,26 @@ def configure_pyqtgraph() -> None:
     pg.setConfigOptions(imageAxisOrder="row-major", background="w", foreground="k", antialias=True)
 
 
+class CompactAxis(pg.AxisItem):
+    """Tick labels that stay short at a million positions: 250k, 1.05M."""
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
+        if max((abs(v) for v in values), default=0) < 10_000:
+            return super().tickStrings(values, scale, spacing)
+        return [_compact(v * scale) for v in values]
+
+
+def _compact(value: float) -> str:
+    for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= limit:
+            return f"{value / limit:.3g}{suffix}"
+    return f"{value:g}"
+
+
 def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> None:
     """Title, axis labels and readable tick fonts for one plot."""
     plot.setTitle(title, size="12pt")
+    plot.setAxisItems({"bottom": CompactAxis("bottom"), "left": CompactAxis("left")})
     for side, label in (("bottom", x_label), ("left", y_label)):
         axis = plot.getAxis(side)
         axis.setLabel(label, **{"font-size": "11pt"})
