@@ -1,0 +1,220 @@
+"""Benchmark: drive the real main window offscreen and time every tab and page.
+
+``python -m posenc_gui.bench [--json] [--quick] [--device cpu]`` changes controls of each tab in
+scripted steps at three sizes and reports, per tab and page: latency from control change to
+frame drawn (p50, p95), compute time, the longest event-loop stall, plus peak memory and the
+time from launch to the first drawn frame. It prints figures; it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import time
+
+LAUNCHED = time.perf_counter()  # before the heavy imports: "launch" includes them
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import platform  # noqa: E402
+import resource  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
+from dataclasses import asdict, dataclass  # noqa: E402
+
+SIZES = ((512, 512, 128), (131_072, 4096, 128), (1 << 20, 16384, 1024))
+FRAME_TIMEOUT_S = 60.0
+
+
+@dataclass
+class Result:
+    tab: str
+    view: str
+    seq_len: int
+    d_model: int
+    head_dim: int
+    p50_ms: float
+    p95_ms: float
+    compute_ms: float
+    stall_ms: float
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+class Bench:
+    """Times frames of a shown MainWindow; everything runs on the GUI thread's event loop."""
+
+    def __init__(self, window, app) -> None:
+        from PySide6.QtCore import QTimer
+
+        self.window, self.app = window, app
+        self.drawn: list[tuple[str, int, float, float]] = []  # channel, id, compute ms, time
+        window.engine.frame_drawn.connect(
+            lambda channel, request_id, ms: self.drawn.append(
+                (channel, request_id, ms, time.perf_counter())
+            )
+        )
+        self.last_tick = time.perf_counter()
+        self.stall = 0.0
+        self.ticker = QTimer(interval=2)
+        self.ticker.timeout.connect(self._tick)
+        self.ticker.start()
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.stall = max(self.stall, now - self.last_tick)
+        self.last_tick = now
+
+    def wait_frame(self, channel: str, since: int) -> tuple[float, float] | None:
+        """Process events until ``channel``'s current request is drawn after entry ``since``."""
+        deadline = time.perf_counter() + FRAME_TIMEOUT_S
+        while time.perf_counter() < deadline:
+            self.app.processEvents()
+            for ch, request_id, ms, at in self.drawn[since:]:
+                if ch == channel and self.window.engine.is_current(ch, request_id):
+                    return ms, at
+            time.sleep(0.0005)
+        return None
+
+    def settle(self, seconds: float) -> None:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            self.app.processEvents()
+            time.sleep(0.001)
+
+    def measure(
+        self, channel: str, actions: Sequence[Callable[[], object]]
+    ) -> tuple[list[float], list[float], float]:
+        """Latencies and compute times of one frame per action, and the longest stall."""
+        latencies, computes = [], []
+        self.settle(0.05)
+        self.stall, self.last_tick = 0.0, time.perf_counter()
+        for action in actions:
+            since = len(self.drawn)
+            start = time.perf_counter()
+            action()
+            frame = self.wait_frame(channel, since)
+            if frame is None:
+                raise RuntimeError(f"{channel}: no frame within {FRAME_TIMEOUT_S:.0f} s")
+            computes.append(frame[0])
+            latencies.append((frame[1] - start) * 1e3)
+        return latencies, computes, self.stall * 1e3
+
+
+def _steps(window, tab_name: str, count: int, first: int) -> list[Callable[[], object]]:
+    """Scripted control changes: the shared θ, then one of the tab's own controls, in turn.
+
+    ``first`` numbers the steps across the whole run, so every step changes its control.
+    """
+    tab, theta = window.tab(tab_name), window.parameters.theta
+    own = {
+        "absolute": lambda k: tab.reference_position.setValue(k % 50),
+        "relative": lambda k: tab.query_position.setValue(k % 50),
+        "rope": lambda k: tab.shift.setValue(k % 50),
+        "extension": lambda k: tab.factor.setValue(2.0 + k % 50),
+    }[tab_name]
+    return [
+        (lambda k=k: own(k)) if k % 2 else (lambda k=k: theta.setValue(5000.0 + 10.0 * k))
+        for k in range(first, first + count)
+    ]
+
+
+def run(sizes: Sequence[tuple[int, int, int]], steps: int, device: str | None) -> dict:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from posenc_gui.app import MainWindow, install_fonts
+
+    app = QApplication.instance() or QApplication([])
+    install_fonts(app)
+    window = MainWindow(device=device)
+    window.resize(1500, 950)
+    window.show()
+    bench = Bench(window, app)
+    first = bench.wait_frame("absolute", 0)
+    first_frame_s = time.perf_counter() - LAUNCHED if first else float("nan")
+
+    results, step = [], 0
+    for seq_len, d_model, head_dim in sizes:
+        for name, value in (("seq_len", seq_len), ("d_model", d_model), ("head_dim", head_dim)):
+            getattr(window.parameters, name).setValue(value)
+        for index in range(window.tabs.count()):
+            tab = window.tab_at(index)
+            window.tabs.setCurrentWidget(tab)
+            pages = tab.page_names() or ["all"]
+            for page in pages:
+                if tab.pages is not None:
+                    tab.show_page(page)
+                bench.settle(0.2)  # the page's views settle their sizes
+                since = len(bench.drawn)
+                tab.refresh()
+                bench.wait_frame(tab.name, since)
+                bench.settle(0.3)  # its first paint is not part of a control change
+                latencies, computes, stall = bench.measure(
+                    tab.name, _steps(window, tab.name, steps, step)
+                )
+                step += steps
+                results.append(
+                    Result(
+                        tab=tab.name,
+                        view=page,
+                        seq_len=seq_len,
+                        d_model=d_model,
+                        head_dim=head_dim,
+                        p50_ms=round(_percentile(latencies, 0.5), 1),
+                        p95_ms=round(_percentile(latencies, 0.95), 1),
+                        compute_ms=round(statistics.median(computes), 1),
+                        stall_ms=round(stall, 1),
+                    )
+                )
+    window.close()
+    return {
+        "device": window.engine.device,
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}",
+        "results": [asdict(result) for result in results],
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "first_frame_s": round(first_frame_s, 2),
+    }
+
+
+def _table(report: dict) -> str:
+    lines = [
+        f"device {report['device']} · {report['machine']}",
+        f"first frame {report['first_frame_s']} s after launch · peak memory "
+        f"{report['peak_rss_mb']} MB",
+        "",
+        f"{'tab':<10} {'view':<12} {'seq_len':>9} {'d_model':>7} {'head':>5} "
+        f"{'p50 ms':>8} {'p95 ms':>8} {'compute':>8} {'stall ms':>8}",
+    ]
+    for r in report["results"]:
+        lines.append(
+            f"{r['tab']:<10} {r['view']:<12} {r['seq_len']:>9} {r['d_model']:>7} "
+            f"{r['head_dim']:>5} {r['p50_ms']:>8} {r['p95_ms']:>8} "
+            f"{r['compute_ms']:>8} {r['stall_ms']:>8}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m posenc_gui.bench", description=__doc__)
+    parser.add_argument("--json", action="store_true", help="print a JSON document")
+    parser.add_argument(
+        "--quick", action="store_true", help="the smallest size and two steps (a smoke run)"
+    )
+    parser.add_argument("--steps", type=int, default=12, help="control changes per view")
+    parser.add_argument("--device", help="compute device (default: the best available)")
+    args = parser.parse_args(argv)
+    if args.steps < 2:
+        parser.error(f"--steps must be at least 2, got {args.steps}")
+    sizes = SIZES[:1] if args.quick else SIZES
+    report = run(sizes, 2 if args.quick else args.steps, args.device)
+    print(json.dumps(report, indent=1) if args.json else _table(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
