@@ -8,7 +8,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QFontDatabase, QIcon
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QFontDatabase,
+    QIcon,
+    QImage,
+    QPixmap,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -22,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from posenc_gui import __version__
 from posenc_gui.engine import Engine, available_devices, check_device
+from posenc_gui.files import check_writable_folder, write_atomic
 from posenc_gui.parameters import EVEN_PARAMETERS, SHARED_RANGES, ParameterPanel
 from posenc_gui.paths import resource_path
 from posenc_gui.presets import Preset, load_presets, read_config_json
@@ -29,6 +38,7 @@ from posenc_gui.tabs import AbsoluteTab, ExtensionTab, RelativeTab, RopeTab, Tab
 from posenc_gui.views.style import TICK_FONT, configure_pyqtgraph
 
 CJK_FALLBACK = "Droid Sans Fallback"
+SCREENSHOT_DELAY_MS = 600
 # The tab a preset shows: its encoding's, or the extension tab for scaled RoPE.
 PRESET_TABS: dict[str, Callable[[Preset], str]] = {
     "sinusoidal": lambda p: "absolute",
@@ -221,6 +231,36 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
 
+def _screenshot(app: QApplication, window: MainWindow, path: str) -> int:
+    """Save the window to ``path`` once the shown tab's first frame is drawn; the exit code."""
+    exit_code = [0]
+
+    def save_now() -> None:
+        try:
+            write_atomic(path, lambda temporary: save_png(window.grab(), temporary))
+        except ValueError as exc:
+            print(f"posenc-gui: error: {exc}", file=sys.stderr)
+            exit_code[0] = 1
+        window.close()
+
+    def on_frame(channel: str, request_id: int, _ms: float) -> None:
+        if channel == window.tabs.currentWidget().objectName() and window.engine.is_current(
+            channel, request_id
+        ):
+            window.engine.frame_drawn.disconnect(on_frame)
+            QTimer.singleShot(SCREENSHOT_DELAY_MS, save_now)  # let layouts and paints settle
+
+    window.engine.frame_drawn.connect(on_frame)
+    app.exec()
+    return exit_code[0]
+
+
+def save_png(image: QPixmap | QImage, path: Path) -> None:
+    """Encode ``image`` as PNG at ``path``; OSError if Qt cannot."""
+    if not image.save(str(path), "PNG"):
+        raise OSError(f"Qt could not write a PNG to {path}")
+
+
 def read_config_file(path: str) -> bytes:
     """The bytes of a config.json; ValueError with the reason if it cannot be read."""
     try:
@@ -270,6 +310,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
             check_device(args.device)
         except ValueError as exc:
             parser.error(f"--{exc}")
+    if args.screenshot:
+        try:
+            check_writable_folder(args.screenshot)
+        except ValueError as exc:
+            parser.error(f"--screenshot: {exc}")
     for name, (low, high) in SHARED_RANGES.items():
         value = getattr(args, name)
         flag = f"--{name.replace('_', '-')}"
@@ -317,13 +362,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.tab("absolute").label_tokens.setChecked(True)
     window.show()
     if args.screenshot:
-
-        def save(channel: str, request_id: int, _ms: float) -> None:
-            shown = window.tabs.currentWidget().objectName()
-            if channel == shown and window.engine.is_current(channel, request_id):
-                QTimer.singleShot(
-                    200, lambda: (window.grab().save(args.screenshot), window.close())
-                )
-
-        window.engine.frame_drawn.connect(save)
+        return _screenshot(app, window, args.screenshot)
     return app.exec()

@@ -82,7 +82,10 @@ def test_t5_views_follow_their_controls(window, drive, tab):
     np.testing.assert_array_equal(
         buckets,
         relative.t5_bucket(
-            torch.from_numpy(k), bidirectional=False, num_buckets=16, max_distance=40
+            torch.from_numpy(k.astype(np.int64)),
+            bidirectional=False,
+            num_buckets=16,
+            max_distance=40,
         ).numpy(),
     )
 

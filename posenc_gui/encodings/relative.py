@@ -72,7 +72,10 @@ def t5_bucket(
     ``T5Attention._relative_position_bucket``, so bucket boundaries agree exactly.
     """
     _check_buckets(bidirectional, num_buckets, max_distance)
-    r = torch.as_tensor(relative_position, dtype=torch.int64)
+    r = torch.as_tensor(relative_position)
+    if r.is_floating_point() or r.is_complex() or r.dtype == torch.bool:
+        raise TypeError(f"relative_position must hold integers, got {r.dtype}")
+    r = r.to(torch.int64)
     buckets = torch.zeros_like(r)
     if bidirectional:
         num_buckets //= 2

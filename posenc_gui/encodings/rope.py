@@ -66,6 +66,8 @@ def _positions(positions: Positions, device: torch.device | None = None) -> torc
 
 
 def _check_inv_freq(inv_freq: torch.Tensor) -> torch.Tensor:
+    if not isinstance(inv_freq, torch.Tensor):
+        raise TypeError(f"inv_freq must be a torch.Tensor, got {type(inv_freq).__name__}")
     if inv_freq.ndim != 1 or inv_freq.numel() == 0:
         raise ValueError(
             f"inv_freq must be a non-empty 1-D tensor, got shape {tuple(inv_freq.shape)}"
@@ -123,6 +125,11 @@ def apply(
     """
     layout = check_choice("layout", layout, LAYOUTS)
     rotary_dim = 2 * _check_inv_freq(inv_freq).numel()
+    if not isinstance(x, torch.Tensor) or not x.is_floating_point():
+        raise TypeError(
+            f"x must be a floating-point torch.Tensor, got {type(x).__name__}"
+            + (f" of {x.dtype}" if isinstance(x, torch.Tensor) else "")
+        )
     if x.ndim < 2 or x.shape[-1] < rotary_dim:
         raise ValueError(
             f"x must be [..., seq, head_dim] with head_dim ≥ {rotary_dim}, got shape "

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from posenc_gui.engine.device import check_device, default_device
 
@@ -70,8 +70,16 @@ class _PendingRequests:
             self._waiting.clear()
 
 
+def _out_of_memory(exc: BaseException) -> bool:
+    """CUDA's OutOfMemoryError, a RuntimeError saying so (MPS, older torch), or MemoryError."""
+    if isinstance(exc, MemoryError | torch.cuda.OutOfMemoryError):
+        return True
+    return isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower()
+
+
 class _Worker(QObject):
-    computed = Signal(object, object, float, str)  # request, result, compute ms, error text
+    # request, result, compute ms, error text ("" if none), whether it ran out of memory
+    computed = Signal(object, object, float, str, bool)
 
     def __init__(self, pending: _PendingRequests) -> None:
         super().__init__()
@@ -81,13 +89,15 @@ class _Worker(QObject):
     def drain(self) -> None:
         while (request := self._pending.take()) is not None:
             start = time.perf_counter()
-            result, error = None, ""
+            result, error, out_of_memory = None, "", False
             try:
                 with torch.inference_mode():
                     result = request.compute(request.params, torch.device(request.device))
             except Exception as exc:  # shown in the status bar; the app carries on
-                error = f"{type(exc).__name__}: {exc}"
-            self.computed.emit(request, result, (time.perf_counter() - start) * 1e3, error)
+                error, out_of_memory = f"{type(exc).__name__}: {exc}", _out_of_memory(exc)
+            self.computed.emit(
+                request, result, (time.perf_counter() - start) * 1e3, error, out_of_memory
+            )
 
 
 class Engine(QObject):
@@ -112,6 +122,9 @@ class Engine(QObject):
         # A bound method of this GUI-thread object, so delivery runs on the GUI thread.
         self._worker.computed.connect(self._deliver)
         self._thread.start()
+        app = QCoreApplication.instance()
+        if app is not None:  # a window destroyed without closing must still stop the thread
+            app.aboutToQuit.connect(self.shutdown)
 
     @property
     def device(self) -> str:
@@ -142,14 +155,25 @@ class Engine(QObject):
     def is_current(self, channel: str, request_id: int) -> bool:
         return self._latest.get(channel) == request_id
 
-    @Slot(object, object, float, str)
-    def _deliver(self, request: Request, result: Any, compute_ms: float, error: str) -> None:
+    @Slot(object, object, float, str, bool)
+    def _deliver(
+        self, request: Request, result: Any, compute_ms: float, error: str, out_of_memory: bool
+    ) -> None:
         if not self.is_current(request.channel, request.id):
             return  # a newer request for this channel exists: never draw a stale frame
-        if error:
-            self.failed.emit(request.channel, error)
+        if error:  # the last good frame stays on screen
+            if out_of_memory and request.device != "cpu":
+                error += f" — out of memory on {request.device}: computing on the CPU now"
+                self.failed.emit(request.channel, error)
+                self.set_device("cpu")  # listeners ask for the frame again
+            else:
+                self.failed.emit(request.channel, error)
             return
-        request.on_frame(result)
+        try:
+            request.on_frame(result)
+        except Exception as exc:  # a drawing fault must not stop the frames that follow
+            self.failed.emit(request.channel, f"drawing failed: {type(exc).__name__}: {exc}")
+            return
         self.frame_drawn.emit(request.channel, request.id, compute_ms)
 
     def shutdown(self) -> None:

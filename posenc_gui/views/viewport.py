@@ -36,7 +36,12 @@ def clip_window(view_range: tuple[float, float], extent: Extent, pixels: int) ->
 
 
 class Viewport(QObject):
-    """Tracks a ViewBox's data extent; ``changed`` fires when the user zooms or pans."""
+    """Tracks a ViewBox's data extent; ``changed`` fires when what it shows changes.
+
+    That is a zoom or pan by the user, or a resize large enough to matter (a fifth of the
+    pixels): a tick label growing by a few pixels must not ask for a new frame, which would
+    redraw the labels, and so on.
+    """
 
     changed = Signal()
 
@@ -48,12 +53,15 @@ class Viewport(QObject):
         self.margin = 0.5 if points else 0.0
         self.extent: tuple[Extent, Extent | None] | None = None
         self.log_x = False  # the x axis shows log10 of the data (pyqtgraph's log mode)
-        self._programmatic = False
-        view_box.sigRangeChanged.connect(self._on_range_changed)
-        view_box.sigResized.connect(self.changed)
+        self._last: tuple[Window, Window | None] | None = None
+        view_box.sigRangeChanged.connect(self._on_change)
+        view_box.sigResized.connect(self._on_change)
 
-    def _on_range_changed(self, *_: object) -> None:
-        if not self._programmatic:  # the user zoomed or panned (mouse, menu, auto-range)
+    def _on_change(self, *_: object) -> None:
+        if self.extent is None or self._last is None:
+            return  # nothing drawn yet: the first frame is on its way
+        before = self._last
+        if self.windows(*self.extent) != before:
             self.changed.emit()
 
     def windows(
@@ -64,13 +72,19 @@ class Viewport(QObject):
         height = pixel_budget(self.view_box.height())
         if self.extent != (x_extent, y_extent):
             x = Window(*x_extent, width)
-            return x, None if y_extent is None else Window(*y_extent, height)
-        x_range, y_range = self.view_box.viewRange()
-        if self.log_x:
-            x_range = [10.0**x for x in x_range]
-        x_range = [x + self.margin for x in x_range]
-        x = clip_window(x_range, x_extent, width)
-        return x, None if y_extent is None else clip_window(y_range, y_extent, height)
+            y = None if y_extent is None else Window(*y_extent, height)
+        else:
+            x_range, y_range = self.view_box.viewRange()
+            if self.log_x:
+                x_range = [10.0**x for x in x_range]
+            x_range = [x + self.margin for x in x_range]
+            x = clip_window(x_range, x_extent, width)
+            y = None if y_extent is None else clip_window(y_range, y_extent, height)
+        self._last = (
+            _steady(x, self._last[0] if self._last else None),
+            _steady(y, self._last[1] if self._last else None),
+        )
+        return self._last
 
     def show_extent(self, x_extent: Extent, y_extent: Extent | None = None) -> None:
         """Make the extents the data's bounds; a new extent is shown whole."""
@@ -83,9 +97,13 @@ class Viewport(QObject):
         limits = {"xMin": x_extent[0], "xMax": x_extent[1]}
         if y_extent is not None:
             limits |= {"yMin": y_extent[0], "yMax": y_extent[1]}
-        self._programmatic = True
-        try:
-            self.view_box.setLimits(**limits)
-            self.view_box.setRange(xRange=x_extent, yRange=y_extent, padding=0)
-        finally:
-            self._programmatic = False
+        self.view_box.setLimits(**limits)
+        self.view_box.setRange(xRange=x_extent, yRange=y_extent, padding=0)
+
+
+def _steady(new: Window | None, old: Window | None) -> Window | None:
+    """``new``, but keeping ``old``'s pixel count when it shows the same cells and the pixels
+    differ by less than a fifth (so small layout changes do not ask for new frames)."""
+    if new is None or old is None or (new.start, new.stop) != (old.start, old.stop):
+        return new
+    return old if abs(new.pixels - old.pixels) < 0.2 * old.pixels else new

@@ -1,0 +1,51 @@
+"""The benchmark runs the real window and prints a complete report (no timing is asserted)."""
+
+import json
+import os
+import subprocess
+import sys
+
+KEYS = {
+    "tab",
+    "view",
+    "seq_len",
+    "d_model",
+    "head_dim",
+    "p50_ms",
+    "p95_ms",
+    "compute_ms",
+    "stall_ms",
+}
+
+
+def test_quick_benchmark_reports_every_tab_and_page_as_json():
+    env = os.environ | {"QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run(
+        [sys.executable, "-m", "posenc_gui.bench", "--quick", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert {"device", "results", "peak_rss_mb", "first_frame_s"} <= set(report)
+    assert report["device"] == "cpu" or report["device"] in ("cuda", "mps")
+    views = {(r["tab"], r["view"]) for r in report["results"]}
+    assert ("absolute", "all") in views and ("rope", "precision") in views
+    assert ("relative", "alibi") in views and ("extension", "dynamic") in views
+    for row in report["results"]:
+        assert set(row) == KEYS
+        assert row["p95_ms"] >= row["p50_ms"] > 0 and row["compute_ms"] > 0
+    assert report["peak_rss_mb"] > 0 and report["first_frame_s"] > 0
+
+
+def test_bad_steps_are_refused():
+    result = subprocess.run(
+        [sys.executable, "-m", "posenc_gui.bench", "--steps", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert "--steps must be at least 2, got 1" in result.stderr

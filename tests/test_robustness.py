@@ -1,0 +1,233 @@
+"""Faults in compute, a storm of input, bad output paths and shutdown: no crash, no lie."""
+
+from __future__ import annotations
+
+import errno
+import os
+import random
+import resource
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
+
+from posenc_gui.controls import IntControl, LogControl
+from posenc_gui.engine import Engine
+from posenc_gui.engine import engine as engine_module
+from posenc_gui.files import write_atomic
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_out_of_memory_on_cuda_falls_back_to_the_cpu(qtbot, monkeypatch):
+    monkeypatch.setattr(engine_module, "check_device", lambda name: name)
+    eng = Engine("cuda")
+    try:
+
+        def exhausted(params, device):
+            if device.type == "cuda":
+                raise torch.cuda.OutOfMemoryError("CUDA out of memory (injected)")
+            return device.type
+
+        drawn = []
+        with qtbot.waitSignal(eng.failed) as failure:
+            eng.submit("ch", exhausted, None, drawn.append)
+        assert "computing on the CPU now" in failure.args[1]
+        assert eng.device == "cpu" and drawn == []
+        with qtbot.waitSignal(eng.frame_drawn):
+            eng.submit("ch", exhausted, None, drawn.append)
+        assert drawn == ["cpu"]
+    finally:
+        eng.shutdown()
+
+
+def test_a_failing_tab_computation_keeps_the_last_frame(window, drive, qtbot, monkeypatch):
+    tab = window.tab("absolute")
+    before = tab.table_view.image.image.copy()
+
+    def broken(params, device):
+        raise RuntimeError("injected fault")
+
+    monkeypatch.setattr(type(tab), "compute", staticmethod(broken))
+    with qtbot.waitSignal(window.engine.failed):
+        window.parameters.theta.setValue(321.0)
+    assert "absolute: computation failed — RuntimeError: injected fault" in (
+        window.statusBar().currentMessage()
+    )
+    np.testing.assert_array_equal(tab.table_view.image.image, before)
+
+
+def test_a_drawing_fault_is_reported_and_the_next_frame_draws(qtbot):
+    eng = Engine("cpu")
+    try:
+
+        def bad_draw(result):
+            raise ValueError("cannot draw")
+
+        with qtbot.waitSignal(eng.failed) as failure:
+            eng.submit("ch", lambda p, d: p, 1, bad_draw)
+        assert failure.args == ["ch", "drawing failed: ValueError: cannot draw"]
+        drawn = []
+        with qtbot.waitSignal(eng.frame_drawn):
+            eng.submit("ch", lambda p, d: p, 2, drawn.append)
+        assert drawn == [2]
+    finally:
+        eng.shutdown()
+
+
+def test_writes_are_atomic_and_failures_leave_nothing(tmp_path):
+    target = tmp_path / "figure.png"
+    write_atomic(target, lambda path: path.write_bytes(b"complete"))
+    assert target.read_bytes() == b"complete"
+
+    def disk_full(path: Path) -> None:
+        path.write_bytes(b"half")
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with pytest.raises(ValueError, match=r"figure\.png: cannot be written \(No space left"):
+        write_atomic(target, disk_full)
+    assert target.read_bytes() == b"complete"  # the old file is untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["figure.png"]  # no temporary left
+    with pytest.raises(ValueError, match="does not exist"):
+        write_atomic(tmp_path / "missing" / "x.png", disk_full)
+    with pytest.raises(ValueError, match="is a folder"):
+        write_atomic(tmp_path, disk_full)
+
+
+def test_screenshot_to_a_missing_folder_is_refused_before_starting(tmp_path):
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "--screenshot", str(tmp_path / "no" / "x.png")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=os.environ | {"QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert result.returncode == 2
+    assert "--screenshot:" in result.stderr and "does not exist" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def _random_action(window, rng: random.Random):
+    """One random user action: a control change (kept to sizes a test can afford), a tab
+    switch, a preset or an animation toggle."""
+    kind = rng.random()
+    if kind < 0.05:
+        return lambda: window.tabs.setCurrentIndex(rng.randrange(window.tabs.count()))
+    if kind < 0.08:
+        preset = rng.choice(window.presets)
+        return lambda: window.apply_preset(preset)
+    if kind < 0.1:
+        button = rng.choice([window.tab("rope").play, window.tab("extension").sweep])
+        return button.toggle
+    tab = window.tabs.currentWidget()
+    controls = [
+        w
+        for w in (
+            *tab.findChildren(IntControl),
+            *tab.findChildren(LogControl),
+            *tab.findChildren(QComboBox),
+            *tab.findChildren(QCheckBox),
+            *tab.findChildren(QSpinBox),
+            *tab.findChildren(QDoubleSpinBox),
+        )
+        if w.isEnabled()
+        and w.objectName()
+        and not isinstance(w.parent(), IntControl)
+        and not isinstance(w.parent(), LogControl)
+    ]
+    controls += [
+        window.parameters.seq_len,
+        window.parameters.d_model,
+        window.parameters.theta,
+        window.parameters.head_dim,
+    ]
+    control = rng.choice(controls)
+    limits = {
+        "seq_len": 3000,
+        "d_model": 512,
+        "head_dim": 256,
+        "target_context": 70000,
+        "original_context": 70000,
+        "sweep_length": 70000,
+        "n_heads": 128,
+    }
+    if isinstance(control, QComboBox):
+        return lambda: control.setCurrentIndex(rng.randrange(control.count()))
+    if isinstance(control, QCheckBox):
+        return control.toggle
+    box = control if isinstance(control, QSpinBox | QDoubleSpinBox) else control.box
+    low, high = box.minimum(), min(box.maximum(), limits.get(control.objectName(), 1e9))
+    if isinstance(control, LogControl):
+        return lambda: control.setValue(np.exp(rng.uniform(np.log(low), np.log(high))))
+    if isinstance(control, QDoubleSpinBox):
+        return lambda: control.setValue(rng.uniform(low, high))
+    return lambda: control.setValue(rng.randint(int(low), int(high)))
+
+
+def test_storm_of_input_ends_with_the_right_frames(window, qtbot):
+    errors, failures = [], []
+    window.engine.failed.connect(lambda channel, message: failures.append((channel, message)))
+    hook = sys.excepthook
+    sys.excepthook = lambda *exc: errors.append(exc)
+    rng = random.Random(20261129)
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    try:
+        for step in range(2500):
+            _random_action(window, rng)()
+            if step % 25 == 0:
+                qtbot.wait(1)
+        for button in (window.tab("rope").play, window.tab("extension").sweep):
+            button.setChecked(False)
+        for index in range(window.tabs.count()):
+            tab = window.tab_at(index)
+            window.tabs.setCurrentWidget(tab)
+            qtbot.waitUntil(
+                lambda tab=tab: tab.frame is not None and tab.frame.params == tab.request(),
+                timeout=60_000,
+            )
+            qtbot.wait(200)  # nothing newer, nothing stale arrives afterwards
+            assert tab.frame.params == tab.request(), tab.name
+            expected = type(tab).compute(tab.request(), torch.device("cpu"))
+            pick = {
+                "absolute": lambda f: f.table,
+                "relative": lambda f: f.distances.values,
+                "rope": lambda f: f.table,
+                "extension": lambda f: f.ratio,
+            }[tab.name]
+            np.testing.assert_array_equal(pick(tab.frame), pick(expected))
+    finally:
+        sys.excepthook = hook
+    assert errors == [] and failures == []
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss_before) / 1024
+    assert grown_mb < 600, f"memory grew by {grown_mb:.0f} MB"
+
+
+def test_closing_during_computation_and_animation_exits_cleanly():
+    script = textwrap.dedent("""
+        import os, time
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        from PySide6.QtWidgets import QApplication
+        from posenc_gui.app import MainWindow
+        app = QApplication([])
+        window = MainWindow(device="cpu")
+        window.show()
+        window.tabs.setCurrentWidget(window.tab("rope"))
+        window.tab("rope").play.setChecked(True)
+        window.parameters.seq_len.setValue(1 << 20)
+        window.parameters.d_model.setValue(16384)
+        app.processEvents()
+        start = time.perf_counter()
+        window.close()
+        print(f"closed in {time.perf_counter() - start:.2f} s")
+    """)
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    assert result.returncode == 0, result.stderr
+    assert "QThread" not in result.stderr
+    assert float(result.stdout.split()[2]) < 10
