@@ -229,5 +229,6 @@ def test_closing_during_computation_and_animation_exits_cleanly():
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT
     )
     assert result.returncode == 0, result.stderr
-    assert "QThread" not in result.stderr
-    assert float(result.stdout.split()[2]) < 10
+    assert "QThread" not in result.stderr, result.stderr
+    # the computation in flight (at most a second or so here) is the only thing to wait for
+    assert float(result.stdout.split()[2]) < 30, result.stdout
