@@ -162,5 +162,7 @@ def distance_block_means(
         return g(c + m - a) - g(c - a) - g(c + m - a - n) + g(c - a - n)
 
     total = block_sums(double_sum(f)) / (n * m).double()
+    if not bad.any():
+        return total
     masked = block_sums(double_sum(bad)) > 0
     return torch.where(masked, torch.nan, total)

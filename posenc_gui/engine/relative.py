@@ -6,6 +6,7 @@ distances and averaged exactly over the pixel blocks the view shows.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,6 +73,14 @@ class RelativeFrame:
     attention: np.ndarray  # [W, W] softmax over j of the total
 
 
+@functools.lru_cache(maxsize=2)
+def _random_queries_keys(seed: int, window: int, d_model: int) -> torch.Tensor:
+    """Seeded standard-normal q and k, ``[2, window, d_model]`` (kept: a slider move of another
+    parameter redraws with the same ones, without drawing millions of numbers again)."""
+    generator = torch.Generator().manual_seed(seed)
+    return torch.randn(2, window, d_model, dtype=torch.float64, generator=generator)
+
+
 def _scheme_bias(p: RelativeParams, q: torch.Tensor, window: int) -> torch.Tensor:
     """The bias term ``b_{r(i,j)}`` over the score window, float64 ``[W, W]``."""
     generator = torch.Generator().manual_seed(p.seed + 1)
@@ -136,8 +145,7 @@ def compute_relative(p: RelativeParams, device: torch.device) -> RelativeFrame:
     alibi_x = full(p.alibi_x, 0, seq_len)
 
     window = min(seq_len, SCORE_WINDOW)
-    generator = torch.Generator().manual_seed(p.seed)
-    q, key = torch.randn(2, window, p.d_model, dtype=torch.float64, generator=generator)
+    q, key = _random_queries_keys(p.seed, window, p.d_model)
     content = q @ key.T / p.d_model**0.5
     bias = _scheme_bias(p, q, window)
     total = content + bias

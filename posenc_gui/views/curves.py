@@ -69,6 +69,16 @@ class Span:
     color: int | str = 3
 
 
+def _line_width(y: np.ndarray) -> float:
+    """2 px, or 1 px for long jagged curves: Qt's antialiased wide strokes of a zig-zag take
+    hundreds of milliseconds, a hair-line a millisecond."""
+    finite = y[np.isfinite(y)]
+    if len(finite) <= 256:
+        return 2.0
+    spread = float(finite.max() - finite.min()) or 1.0
+    return 1.0 if float(np.abs(np.diff(finite)).sum()) > 8 * spread else 2.0
+
+
 class CurvesView(pg.PlotWidget):
     """Draws what it is handed; long curves are shown as min/max envelopes per pixel."""
 
@@ -159,7 +169,9 @@ class CurvesView(pg.PlotWidget):
             item.setData(
                 curve.x,
                 curve.y,
-                pen=None if curve.scatter else pen(color, dashed=curve.dashed),
+                pen=None
+                if curve.scatter
+                else pen(color, dashed=curve.dashed, width=_line_width(curve.y)),
                 symbol="o" if marked else None,
                 symbolSize=7,
                 symbolBrush=color,
