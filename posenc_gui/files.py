@@ -35,9 +35,16 @@ def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
     os.close(handle)
     try:
         write(Path(temporary))
+        os.chmod(temporary, 0o666 & ~_umask())  # as an ordinary new file: mkstemp made it 0600
         os.replace(temporary, target)
     except (OSError, ValueError) as exc:
         Path(temporary).unlink(missing_ok=True)
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise ValueError(f"{target}: cannot be written ({reason})") from None
     return target
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -84,6 +84,9 @@ def test_writes_are_atomic_and_failures_leave_nothing(tmp_path):
     target = tmp_path / "figure.png"
     write_atomic(target, lambda path: path.write_bytes(b"complete"))
     assert target.read_bytes() == b"complete"
+    mask = os.umask(0)
+    os.umask(mask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~mask  # not the temporary file's 0600
 
     def disk_full(path: Path) -> None:
         path.write_bytes(b"half")
