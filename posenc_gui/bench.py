@@ -1,7 +1,7 @@
 """Benchmark: drive the real main window offscreen and time every tab and page.
 
-``python -m posenc_gui.bench [--json] [--quick] [--device cpu]`` changes controls of each tab in
-scripted steps at three sizes and reports, per tab and page: latency from control change to
+``python -m posenc_gui.bench [--json] [--quick] [--device cpu]`` changes every control of each
+tab in scripted steps at three sizes and reports, per tab and page: latency from control change to
 frame drawn (p50, p95), compute time, the longest event-loop stall, plus peak memory and the
 time from launch to the first drawn frame. It prints figures; it asserts nothing.
 """
@@ -74,7 +74,8 @@ class Bench:
         while time.perf_counter() < deadline:
             self.app.processEvents()
             for ch, request_id, ms, at in self.drawn[since:]:
-                if ch == channel and self.window.engine.is_current(ch, request_id):
+                ours = ch == channel or ch.startswith(channel + ".")  # e.g. rope.rotation
+                if ours and self.window.engine.is_current(ch, request_id):
                     return ms, at
             time.sleep(0.0005)
         return None
@@ -86,38 +87,85 @@ class Bench:
             time.sleep(0.001)
 
     def measure(
-        self, channel: str, actions: Sequence[Callable[[], object]]
+        self, channel: str, actions: Sequence[tuple[str, Callable[[], object]]]
     ) -> tuple[list[float], list[float], float]:
         """Latencies and compute times of one frame per action, and the longest stall."""
         latencies, computes = [], []
         self.settle(0.05)
         self.stall, self.last_tick = 0.0, time.perf_counter()
-        for action in actions:
+        tab = self.window.tab(channel)
+        for name, action in actions:
             since = len(self.drawn)
             start = time.perf_counter()
             action()
+            try:
+                tab.request()
+            except ValueError:
+                continue  # settings the tab refuses (it says why) draw no frame to time
             frame = self.wait_frame(channel, since)
             if frame is None:
-                raise RuntimeError(f"{channel}: no frame within {FRAME_TIMEOUT_S:.0f} s")
+                raise RuntimeError(
+                    f"{channel}: no frame within {FRAME_TIMEOUT_S:.0f} s after changing {name}"
+                )
             computes.append(frame[0])
             latencies.append((frame[1] - start) * 1e3)
         return latencies, computes, self.stall * 1e3
 
 
-def _steps(window, tab_name: str, count: int, first: int) -> list[Callable[[], object]]:
-    """Scripted control changes: the shared θ, then one of the tab's own controls, in turn.
+# The sizes under test and the toggles that change them or start animations stay untouched.
+UNTOUCHED = {"seq_len", "d_model", "head_dim", "label_tokens", "play", "sweep"}
 
-    ``first`` numbers the steps across the whole run, so every step changes its control.
+
+def controls_of(window, tab_name: str) -> list:
+    """Every control a user can move on a tab, plus the shared base θ."""
+    from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
+
+    from posenc_gui.controls import IntControl, LogControl
+
+    tab = window.tab(tab_name)
+    found = [
+        widget
+        for kind in (IntControl, LogControl, QComboBox, QCheckBox, QSpinBox, QDoubleSpinBox)
+        for widget in tab.findChildren(kind)
+        if widget.objectName()
+        and widget.objectName() not in UNTOUCHED
+        and not isinstance(widget.parent(), IntControl | LogControl)
+    ]
+    return [window.parameters.theta, *sorted(found, key=lambda w: w.objectName())]
+
+
+def _change(control, k: int) -> Callable[[], object]:
+    """An action that moves ``control`` to another valid value (alternating with ``k``)."""
+    from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
+
+    if isinstance(control, QComboBox):
+        return lambda: control.setCurrentIndex((control.currentIndex() + 1) % control.count())
+    if isinstance(control, QCheckBox):
+        return control.toggle
+    box = control if isinstance(control, QSpinBox | QDoubleSpinBox) else control.box
+    low, high = box.minimum(), box.maximum()
+    # two values a quarter and a third of the way up the range (geometrically for log ranges)
+    share = 0.25 if k % 2 else 1 / 3
+    value = low * (high / low) ** share if low > 0 else low + (high - low) * share
+
+    def move() -> None:
+        current = control.value()
+        for target in (value, low, high):  # the first that is really another value
+            if abs(target - current) >= (1 if isinstance(current, int) else 1e-6 * abs(target)):
+                control.setValue(target)
+                return
+
+    return move
+
+
+def _steps(window, tab_name: str, count: int, first: int) -> list[Callable[[], object]]:
+    """``count`` scripted (control name, change) steps walking through the tab's controls.
+
+    ``first`` numbers the steps across the whole run, so consecutive steps differ.
     """
-    tab, theta = window.tab(tab_name), window.parameters.theta
-    own = {
-        "absolute": lambda k: tab.reference_position.setValue(k % 50),
-        "relative": lambda k: tab.query_position.setValue(k % 50),
-        "rope": lambda k: tab.shift.setValue(k % 50),
-        "extension": lambda k: tab.factor.setValue(2.0 + k % 50),
-    }[tab_name]
+    controls = controls_of(window, tab_name)
     return [
-        (lambda k=k: own(k)) if k % 2 else (lambda k=k: theta.setValue(5000.0 + 10.0 * k))
+        (controls[k % len(controls)].objectName(), _change(controls[k % len(controls)], k))
         for k in range(first, first + count)
     ]
 
@@ -138,39 +186,41 @@ def run(sizes: Sequence[tuple[int, int, int]], steps: int, device: str | None) -
     first_frame_s = time.perf_counter() - LAUNCHED if first else float("nan")
 
     results, step = [], 0
-    for seq_len, d_model, head_dim in sizes:
-        for name, value in (("seq_len", seq_len), ("d_model", d_model), ("head_dim", head_dim)):
-            getattr(window.parameters, name).setValue(value)
-        for index in range(window.tabs.count()):
-            tab = window.tab_at(index)
-            window.tabs.setCurrentWidget(tab)
-            pages = tab.page_names() or ["all"]
-            for page in pages:
-                if tab.pages is not None:
-                    tab.show_page(page)
-                bench.settle(0.2)  # the page's views settle their sizes
-                since = len(bench.drawn)
-                tab.refresh()
-                bench.wait_frame(tab.name, since)
-                bench.settle(0.3)  # its first paint is not part of a control change
-                latencies, computes, stall = bench.measure(
-                    tab.name, _steps(window, tab.name, steps, step)
-                )
-                step += steps
-                results.append(
-                    Result(
-                        tab=tab.name,
-                        view=page,
-                        seq_len=seq_len,
-                        d_model=d_model,
-                        head_dim=head_dim,
-                        p50_ms=round(_percentile(latencies, 0.5), 1),
-                        p95_ms=round(_percentile(latencies, 0.95), 1),
-                        compute_ms=round(statistics.median(computes), 1),
-                        stall_ms=round(stall, 1),
+    try:
+        for seq_len, d_model, head_dim in sizes:
+            for name, value in (("seq_len", seq_len), ("d_model", d_model), ("head_dim", head_dim)):
+                getattr(window.parameters, name).setValue(value)
+            for index in range(window.tabs.count()):
+                tab = window.tab_at(index)
+                window.tabs.setCurrentWidget(tab)
+                for page in tab.page_names() or ["all"]:
+                    if tab.pages is not None:
+                        tab.show_page(page)
+                    bench.settle(0.2)  # the page's views settle their sizes
+                    since = len(bench.drawn)
+                    tab.refresh()
+                    bench.wait_frame(tab.name, since)
+                    bench.settle(0.3)  # its first paint is not part of a control change
+                    latencies, computes, stall = bench.measure(
+                        tab.name, _steps(window, tab.name, steps, step)
                     )
-                )
-    window.close()
+                    step += steps
+                    if latencies:
+                        results.append(
+                            Result(
+                                tab=tab.name,
+                                view=page,
+                                seq_len=seq_len,
+                                d_model=d_model,
+                                head_dim=head_dim,
+                                p50_ms=round(_percentile(latencies, 0.5), 1),
+                                p95_ms=round(_percentile(latencies, 0.95), 1),
+                                compute_ms=round(statistics.median(computes), 1),
+                                stall_ms=round(stall, 1),
+                            )
+                        )
+    finally:
+        window.close()  # stops the engine's thread, whatever happened
     return {
         "device": window.engine.device,
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python "
@@ -205,7 +255,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--quick", action="store_true", help="the smallest size and two steps (a smoke run)"
     )
-    parser.add_argument("--steps", type=int, default=12, help="control changes per view")
+    parser.add_argument(
+        "--steps",
+        type=int,
+        default=24,
+        help="control changes per tab page (they walk through every control)",
+    )
     parser.add_argument("--device", help="compute device (default: the best available)")
     args = parser.parse_args(argv)
     if args.steps < 2:
