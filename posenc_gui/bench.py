@@ -149,10 +149,10 @@ def _change(control, k: int) -> Callable[[], object]:
     value = low * (high / low) ** share if low > 0 else low + (high - low) * share
 
     def move() -> None:
-        current = control.value()
-        for target in (value, low, high):  # the first that is really another value
-            if abs(target - current) >= (1 if isinstance(current, int) else 1e-6 * abs(target)):
-                control.setValue(target)
+        before = control.value()
+        for target in (value, low, high):  # the first that really changes it (after rounding)
+            control.setValue(target)
+            if control.value() != before:
                 return
 
     return move
