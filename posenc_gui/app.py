@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from posenc_gui import __version__
 from posenc_gui.engine import Engine, available_devices, check_device
+from posenc_gui.export import FORMATS, SCALES, export_view
 from posenc_gui.files import check_writable_folder, write_atomic
 from posenc_gui.parameters import EVEN_PARAMETERS, SHARED_RANGES, ParameterPanel
 from posenc_gui.paths import resource_path
@@ -231,13 +233,13 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
 
-def _screenshot(app: QApplication, window: MainWindow, path: str) -> int:
-    """Save the window to ``path`` once the shown tab's first frame is drawn; the exit code."""
+def _after_first_frame(app: QApplication, window: MainWindow, write: Callable[[], object]) -> int:
+    """Run ``write`` once the shown tab's first frame is drawn, then quit; the exit code."""
     exit_code = [0]
 
-    def save_now() -> None:
+    def write_now() -> None:
         try:
-            write_atomic(path, lambda temporary: save_png(window.grab(), temporary))
+            write()
         except ValueError as exc:
             print(f"posenc-gui: error: {exc}", file=sys.stderr)
             exit_code[0] = 1
@@ -248,7 +250,7 @@ def _screenshot(app: QApplication, window: MainWindow, path: str) -> int:
             channel, request_id
         ):
             window.engine.frame_drawn.disconnect(on_frame)
-            QTimer.singleShot(SCREENSHOT_DELAY_MS, save_now)  # let layouts and paints settle
+            QTimer.singleShot(SCREENSHOT_DELAY_MS, write_now)  # let layouts and paints settle
 
     window.engine.frame_drawn.connect(on_frame)
     app.exec()
@@ -284,11 +286,35 @@ def _number(value: float) -> str:
     return f"{int(value):,}" if float(value).is_integer() and abs(value) < 1e7 else f"{value:g}"
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="posenc-gui", description=__doc__)
+def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.Namespace:
+    """The command line; with ``export`` the arguments of ``posenc-gui export``."""
+    parser = argparse.ArgumentParser(
+        prog="posenc-gui export" if export else "posenc-gui", description=__doc__
+    )
+    if export:
+        parser.add_argument("--view", required=True, help="the view (see --list-views)")
+        parser.add_argument(
+            "--out",
+            required=True,
+            help=f"output file; format from the suffix ({', '.join(FORMATS)})",
+        )
+        parser.add_argument(
+            "--scale", type=int, default=1, choices=SCALES, help="PNG resolution factor"
+        )
+    else:
+        parser.add_argument(
+            "--list-views",
+            action="store_true",
+            help="print every view as a 'TAB VIEW' pair and exit",
+        )
     parser.add_argument("--version", action="version", version=f"posenc-gui {__version__}")
     parser.add_argument("--device", help=f"compute device ({', '.join(available_devices())})")
-    parser.add_argument("--tab", choices=[tab.name for tab in TABS], help="tab shown first")
+    parser.add_argument(
+        "--tab",
+        choices=[tab.name for tab in TABS],
+        required=export,
+        help="tab shown first (exported from, with export)",
+    )
     parser.add_argument("--page", help="page of the tab shown first (e.g. rotation on rope)")
     parser.add_argument("--preset", help="apply a model preset by name (see the Presets menu)")
     parser.add_argument("--config", metavar="JSON", help="apply a model's config.json")
@@ -315,6 +341,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
             check_writable_folder(args.screenshot)
         except ValueError as exc:
             parser.error(f"--screenshot: {exc}")
+    if export:
+        try:
+            check_writable_folder(args.out)
+        except ValueError as exc:
+            parser.error(f"--out: {exc}")
+        if Path(args.out).suffix.lower() not in FORMATS:
+            parser.error(f"--out: the format comes from the suffix, one of {', '.join(FORMATS)}")
     for name, (low, high) in SHARED_RANGES.items():
         value = getattr(args, name)
         flag = f"--{name.replace('_', '-')}"
@@ -329,11 +362,21 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the app; returns the process exit code."""
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    export = bool(argv) and argv[0] == "export"
+    args = parse_args(argv[1:] if export else argv, export=export)
+    if export or args.list_views:  # headless by design
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("posenc-gui")
     install_fonts(app)
     window = MainWindow(device=args.device)
+    if getattr(args, "list_views", False):
+        for index in range(window.tabs.count()):
+            tab = window.tab_at(index)
+            print("\n".join(f"{tab.name} {view}" for view in sorted(tab.view_names())))
+        window.close()
+        return 0
     for name in SHARED_RANGES:
         if getattr(args, name) is not None:
             getattr(window.parameters, name).setValue(getattr(args, name))
@@ -360,7 +403,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     if args.tokens:
         window.tab("absolute").label_tokens.setChecked(True)
+    if getattr(args, "view", None) and args.view not in window.tab(args.tab).view_names():
+        names = ", ".join(sorted(window.tab(args.tab).view_names()))
+        print(
+            f"posenc-gui: error: --view must be one of {names} on the {args.tab} tab, "
+            f"got {args.view!r}",
+            file=sys.stderr,
+        )
+        window.close()
+        return 2
     window.show()
     if args.screenshot:
-        return _screenshot(app, window, args.screenshot)
+        return _after_first_frame(
+            app,
+            window,
+            lambda: write_atomic(
+                args.screenshot, lambda temporary: save_png(window.grab(), temporary)
+            ),
+        )
+    if getattr(args, "view", None):
+        tab = window.tabs.currentWidget()
+        view = tab.show_view(args.view)
+        return _after_first_frame(
+            app, window, lambda: export_view(view, args.out, scale=args.scale)
+        )
     return app.exec()

@@ -91,6 +91,22 @@ class Tab(QWidget):
             self._watch_hover(view)
         self.pages.addTab(page, title)
 
+    def view_names(self) -> dict[str, QWidget]:
+        """The tab's views by name: each ``<name>_view`` attribute (for export and the CLI)."""
+        return {
+            name.removesuffix("_view"): widget
+            for name, widget in vars(self).items()
+            if name.endswith("_view") and isinstance(widget, QWidget)
+        }
+
+    def show_view(self, name: str) -> QWidget:
+        """Bring the page holding view ``name`` to the front; returns the view."""
+        view = self.view_names()[name]
+        for index in range(self.pages.count() if self.pages else 0):
+            if self.pages.widget(index).isAncestorOf(view):
+                self.pages.setCurrentIndex(index)
+        return view
+
     def page_names(self) -> list[str]:
         """Names of the tab's pages (empty for a single-page tab)."""
         if self.pages is None:
