@@ -6,11 +6,15 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 FRAME_TIMEOUT_MS = 20_000
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -40,5 +44,22 @@ def drive(qtbot) -> Callable:
             win.engine.frame_drawn, timeout=FRAME_TIMEOUT_MS, check_params_cb=current
         ):
             action()
+
+    return run
+
+
+@pytest.fixture
+def run_main() -> Callable[..., subprocess.CompletedProcess]:
+    """``run_main(*args)``: run ``main.py`` headless in a subprocess and return its result."""
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, str(ROOT / "main.py"), *args],
+            capture_output=True,
+            text=True,
+            timeout=180,
+            cwd=ROOT,
+            env=os.environ | {"QT_QPA_PLATFORM": "offscreen"},
+        )
 
     return run

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,19 +12,7 @@ from PySide6.QtGui import QImage
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_main(*args: str) -> subprocess.CompletedProcess:
-    env = os.environ | {"QT_QPA_PLATFORM": "offscreen"}
-    return subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), *args],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env=env,
-        cwd=ROOT,
-    )
-
-
-def test_main_starts_draws_saves_and_closes(tmp_path):
+def test_main_starts_draws_saves_and_closes(tmp_path, run_main):
     shot = tmp_path / "absolute.png"
     result = run_main("--device", "cpu", "--seq-len", "100", "--screenshot", str(shot))
     assert result.returncode == 0, result.stderr
@@ -54,7 +41,7 @@ def test_main_starts_draws_saves_and_closes(tmp_path):
         (("--head-dim", "7"), "--head-dim must be even, got 7"),
     ],
 )
-def test_bad_arguments_exit_non_zero_with_a_message(args, message):
+def test_bad_arguments_exit_non_zero_with_a_message(args, message, run_main):
     result = run_main(*args)
     assert result.returncode == 2
     assert message in result.stderr

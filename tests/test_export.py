@@ -4,18 +4,12 @@ from the command line."""
 from __future__ import annotations
 
 import csv
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from PySide6.QtGui import QImage
 
 from posenc_gui.export import export_view
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_heatmap_numbers_as_npy_and_csv(window, tmp_path):
@@ -63,18 +57,7 @@ def test_bad_exports_are_refused_and_leave_nothing(window, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def run_main(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), *args],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        cwd=ROOT,
-        env=os.environ | {"QT_QPA_PLATFORM": "offscreen"},
-    )
-
-
-def test_command_line_export_and_list_views(tmp_path):
+def test_command_line_export_and_list_views(tmp_path, run_main):
     listing = run_main("--list-views")
     assert listing.returncode == 0
     pairs = listing.stdout.split("\n")

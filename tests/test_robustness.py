@@ -102,14 +102,8 @@ def test_writes_are_atomic_and_failures_leave_nothing(tmp_path):
         write_atomic(tmp_path, disk_full)
 
 
-def test_screenshot_to_a_missing_folder_is_refused_before_starting(tmp_path):
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), "--screenshot", str(tmp_path / "no" / "x.png")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=os.environ | {"QT_QPA_PLATFORM": "offscreen"},
-    )
+def test_screenshot_to_a_missing_folder_is_refused_before_starting(tmp_path, run_main):
+    result = run_main("--screenshot", str(tmp_path / "no" / "x.png"))
     assert result.returncode == 2
     assert "--screenshot:" in result.stderr and "does not exist" in result.stderr
     assert list(tmp_path.iterdir()) == []
