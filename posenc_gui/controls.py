@@ -10,7 +10,16 @@ import math
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QValidator
-from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QSlider, QSpinBox, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLineEdit,
+    QSlider,
+    QSpinBox,
+    QWidget,
+)
 from superqt.utils import signals_blocked
 
 _LOG_STEPS = 600  # slider positions across a log range: 100 per decade for 10 … 10^7
@@ -177,3 +186,67 @@ def _log_position(value: float, low: float, high: float) -> int:
 def _log_value(position: int, low: float, high: float) -> float:
     """The value at slider ``position`` on a log scale from ``low`` to ``high``."""
     return 10.0 ** (math.log10(low) + (math.log10(high) - math.log10(low)) * position / _LOG_STEPS)
+
+
+Value = int | float | bool | str
+# Widgets whose value is a setting (a session saves them); checkable buttons such as Play are
+# actions, not settings.
+_SETTING_TYPES = (_SliderControl, QComboBox, QCheckBox, QSpinBox, QDoubleSpinBox, QLineEdit)
+
+
+def named_controls(container: QWidget) -> dict[str, QWidget]:
+    """The settings inside ``container`` by ``objectName``, in the order they were built
+    (the order that respects ranges one control sets for another)."""
+    return {
+        widget.objectName(): widget
+        for widget in container.findChildren(QWidget)
+        if isinstance(widget, _SETTING_TYPES)
+        and widget.objectName()
+        and not widget.objectName().startswith("qt_")
+    }
+
+
+def control_value(widget: QWidget) -> Value:
+    """The value of a setting widget, in the units its parameter speaks."""
+    if isinstance(widget, QComboBox):
+        return widget.currentData() if widget.currentData() is not None else widget.currentText()
+    if isinstance(widget, QCheckBox):
+        return widget.isChecked()
+    if isinstance(widget, QLineEdit):
+        return widget.text()
+    return widget.value()
+
+
+def set_control_value(widget: QWidget, value: object) -> None:
+    """Set a setting widget; ValueError naming it and what it allows if ``value`` does not fit."""
+    name = widget.objectName()
+    if isinstance(widget, QComboBox):
+        choices = [widget.itemData(i) or widget.itemText(i) for i in range(widget.count())]
+        if value not in choices:
+            raise ValueError(f"{name} must be one of {', '.join(map(str, choices))}, got {value!r}")
+        widget.setCurrentIndex(choices.index(value))
+    elif isinstance(widget, QCheckBox):
+        if not isinstance(value, bool):
+            raise ValueError(f"{name} must be true or false, got {value!r}")
+        widget.setChecked(value)
+    elif isinstance(widget, QLineEdit):
+        if not isinstance(value, str):
+            raise ValueError(f"{name} must be text, got {value!r}")
+        widget.setText(value)
+    else:
+        box = widget.box if isinstance(widget, _SliderControl) else widget
+        low, high = box.minimum(), box.maximum()
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not low <= value <= high
+        ):
+            raise ValueError(f"{name} must be a number in [{low:g}, {high:g}], got {value!r}")
+        widget.setValue(value)
+        if not math.isclose(
+            widget.value(),
+            value,
+            rel_tol=1e-9,
+            abs_tol=10 ** -box.decimals() if isinstance(box, QDoubleSpinBox) else 0,
+        ):
+            raise ValueError(f"{name} must be a multiple of {box.singleStep():g}, got {value!r}")

@@ -1,4 +1,5 @@
-"""Export a view: PNG of the figure (at 1×, 2× or 4× resolution), CSV or .npy of its numbers.
+"""Export a view: PNG (at 1×, 2× or 4× resolution) or SVG of the figure, optionally captioned,
+CSV or .npy of its numbers; or copy the figure to the clipboard.
 Every file is written atomically (``files.write_atomic``)."""
 
 from __future__ import annotations
@@ -9,13 +10,18 @@ from pathlib import Path
 import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QApplication, QWidget
 
 from posenc_gui.files import write_atomic
 from posenc_gui.views import CurvesView, HeatmapView
 from posenc_gui.views.rotation import RotationView
+from posenc_gui.views.style import current_look, tick_font
 
-FORMATS = (".png", ".csv", ".npy")
+FORMATS = (".png", ".svg", ".csv", ".npy")
+CAPTION_POINTS = 10
 SCALES = (1, 2, 4)
 
 
@@ -64,9 +70,77 @@ def _figure_item(view: QWidget) -> pg.GraphicsObject:
     return view.plotItem if isinstance(view, CurvesView) else view.ci
 
 
-def export_view(view: QWidget, path: str | Path, *, scale: int = 1) -> Path:
+def _caption_height(caption: str | None, scale: float) -> int:
+    return round(CAPTION_POINTS * 2.4 * current_look().scale * scale) if caption else 0
+
+
+def _draw_caption(painter: QPainter, width: int, top: int, caption: str, scale: float) -> None:
+    """``caption`` centred in a strip from ``top`` down, in the look's colours."""
+    height = _caption_height(caption, scale)
+    painter.fillRect(0, top, width, height, QColor(current_look().background))
+    font = QFont(tick_font())
+    font.setPixelSize(round(CAPTION_POINTS * 4 / 3 * current_look().scale * scale))
+    painter.setFont(font)
+    painter.setPen(QColor(current_look().foreground))
+    painter.drawText(
+        QRect(0, top, width, height),
+        Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+        caption,
+    )
+
+
+def view_image(view: QWidget, *, scale: int = 1, caption: str | None = None) -> QImage:
+    """The figure of ``view`` (plots, colorbar, legend) at ``scale``× its size on screen, with
+    ``caption`` in a strip below it when given."""
+    if scale not in SCALES:
+        raise ValueError(f"scale must be one of {', '.join(map(str, SCALES))}, got {scale}")
+    exporter = pg.exporters.ImageExporter(_figure_item(view))
+    exporter.parameters()["width"] = int(view.width() * scale)
+    figure = exporter.export(toBytes=True)
+    if figure.isNull():
+        raise OSError(f"Qt could not render {type(view).__name__}")
+    if not caption:
+        return figure
+    image = QImage(
+        figure.width(), figure.height() + _caption_height(caption, scale), figure.format()
+    )
+    painter = QPainter(image)
+    painter.drawImage(0, 0, figure)
+    _draw_caption(painter, image.width(), figure.height(), caption, scale)
+    painter.end()
+    return image
+
+
+def _write_svg(view: QWidget, path: Path, caption: str | None) -> None:
+    """Vector lines and text; heatmaps are embedded as images at their data resolution.
+
+    QSvgGenerator is used because pyqtgraph's SVGExporter fails on image items."""
+    size = view.size()
+    generator = QSvgGenerator()
+    generator.setFileName(str(path))
+    generator.setResolution(view.logicalDpiX())  # keeps embedded images and lines aligned
+    generator.setSize(QSize(size.width(), size.height() + _caption_height(caption, 1)))
+    generator.setViewBox(QRect(0, 0, size.width(), size.height() + _caption_height(caption, 1)))
+    generator.setTitle(caption or type(view).__name__)
+    painter = QPainter(generator)
+    view.render(painter)
+    if caption:
+        _draw_caption(painter, size.width(), size.height(), caption, 1)
+    if not painter.end():
+        raise OSError(f"Qt could not write an SVG to {path}")
+
+
+def copy_view(view: QWidget, *, scale: int = 1, caption: str | None = None) -> None:
+    """Put the figure of ``view`` on the clipboard as an image."""
+    QApplication.clipboard().setImage(view_image(view, scale=scale, caption=caption))
+
+
+def export_view(
+    view: QWidget, path: str | Path, *, scale: int = 1, caption: str | None = None
+) -> Path:
     """Write ``view`` to ``path``; the format comes from the suffix (see FORMATS).
 
+    ``scale`` multiplies a PNG's resolution; ``caption`` is drawn under the figure (PNG, SVG).
     ValueError names the problem (format, scale, an unwritable destination); on failure no
     file is left behind.
     """
@@ -90,11 +164,9 @@ def export_view(view: QWidget, path: str | Path, *, scale: int = 1) -> Path:
                 writer = csv.writer(handle)
                 writer.writerow(table.dtype.names)
                 writer.writerows(table.tolist())
-        else:
-            exporter = pg.exporters.ImageExporter(_figure_item(view))
-            exporter.parameters()["width"] = int(view.width() * scale)
-            image = exporter.export(toBytes=True)
-            if image.isNull() or not image.save(str(temporary), "PNG"):
-                raise OSError(f"Qt could not render a PNG of {type(view).__name__}")
+        elif suffix == ".svg":
+            _write_svg(view, temporary, caption)
+        elif not view_image(view, scale=scale, caption=caption).save(str(temporary), "PNG"):
+            raise OSError(f"Qt could not write a PNG of {type(view).__name__}")
 
     return write_atomic(target, write)

@@ -10,6 +10,7 @@ from posenc_gui.engine.absolute import AbsoluteFrame, AbsoluteParams, compute_ab
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.tabs.base import Tab, parse_indices
 from posenc_gui.views import Curve, CurvesView, HeatmapView
+from posenc_gui.views.style import set_title
 
 DEFAULT_SENTENCE = "我爱你，中国。"
 NOTE = (
@@ -153,7 +154,7 @@ class AbsoluteTab(Tab):
             x_extent=(0, p.seq_len),
         )
         kind = "cosine" if p.cosine else "PE·PEᵀ"
-        self.similarity_view.plot.setTitle(f"(c) Similarity {kind}", size="12pt")
+        set_title(self.similarity_view.plot, f"(c) Similarity {kind}")
         similarity_labels = labels if len(frame.similarity_row_edges) == p.seq_len + 1 else None
         self.similarity_view.set_data(
             frame.similarity,

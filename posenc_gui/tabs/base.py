@@ -16,10 +16,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from posenc_gui.controls import control_value, named_controls, set_control_value
 from posenc_gui.engine import Engine
 from posenc_gui.engine.engine import Compute
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
+from posenc_gui.views.style import current_look
 
 
 def parse_indices(name: str, text: str) -> list[int]:
@@ -56,7 +58,7 @@ class Tab(QWidget):
         self.message = QLabel()
         self.message.setObjectName("message")
         self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #b00020;")
+        self.message.setStyleSheet(f"color: {current_look().error_colour};")
         column = QWidget()
         column.setLayout(self.controls)
         scroll = QScrollArea()
@@ -122,6 +124,31 @@ class Tab(QWidget):
                 f"{self.name} tab, got {name!r}"
             )
         self.pages.setCurrentIndex(names.index(name))
+
+    def state(self) -> dict[str, Any]:
+        """The tab's settings as JSON-ready data: its page and every named control."""
+        controls = {name: control_value(w) for name, w in named_controls(self).items()}
+        return {
+            "page": self.pages.currentWidget().objectName() if self.pages else None,
+            "controls": controls,
+        }
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Apply ``state()`` data; ValueError naming the first setting that does not fit
+        (settings before it stay applied: callers that need all-or-nothing restore a saved
+        state)."""
+        controls = named_controls(self)
+        unknown = sorted(set(state.get("controls", {})) - set(controls))
+        if unknown:
+            raise ValueError(f"{self.name}: no setting named {', '.join(unknown)}")
+        values = state.get("controls", {})
+        for name in (name for name in controls if name in values):  # build order: ranges first
+            try:
+                set_control_value(controls[name], values[name])
+            except ValueError as exc:
+                raise ValueError(f"{self.name}: {exc}") from None
+        if state.get("page"):
+            self.show_page(state["page"])
 
     def _watch_hover(self, view: QWidget) -> None:
         if hasattr(view, "hovered"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import ExitStack
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QTimer
@@ -83,15 +84,12 @@ class ExtensionTab(Tab):
         self.truncate = QCheckBox("YaRN: truncate the ramp", objectName="truncate", checked=True)
         self.low_freq_factor = _spin("low_freq_factor", 0.01, 64.0, 1.0)
         self.high_freq_factor = _spin("high_freq_factor", 0.01, 64.0, 4.0)
-        self.factor_lists = QLabel(
-            "LongRoPE factor lists: none yet (load a LongRoPE preset or config.json)",
-            objectName="factor_lists",
-            wordWrap=True,
-        )
+        self.factor_lists = QLabel(objectName="factor_lists", wordWrap=True)
         self.sweep = QPushButton("Play dynamic-NTK sweep", objectName="sweep", checkable=True)
         self.sweep_length = LogControl("sweep_length", *CONTEXT_RANGE, 8192, decimals=0)
         self.readout = QLabel(objectName="readout", wordWrap=True)
         self._lists: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+        self._show_lists(None)
         for label, widget in (
             ("method", self.method),
             ("factor s", self.factor),
@@ -248,13 +246,36 @@ class ExtensionTab(Tab):
             self.low_freq_factor.setValue(scaling.low_freq_factor)
             self.high_freq_factor.setValue(scaling.high_freq_factor)
         self._lists = (scaling.short_factor, scaling.long_factor)
+        self._show_lists(source if scaling.short_factor else None)
+        self.refresh()
+
+    def _show_lists(self, source: str | None) -> None:
+        short, long = self._lists
         self.factor_lists.setText(
-            f"LongRoPE factor lists: from {source} ({len(scaling.short_factor)} short + "
-            f"{len(scaling.long_factor)} long)"
-            if scaling.short_factor
+            f"LongRoPE factor lists: from {source} ({len(short)} short + {len(long)} long)"
+            if source
             else "LongRoPE factor lists: none (load a LongRoPE preset or config.json)"
         )
-        self.refresh()
+
+    def state(self) -> dict[str, Any]:
+        short, long = self._lists
+        return {**super().state(), "longrope": {"short_factor": short, "long_factor": long}}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        lists = state.get("longrope", {"short_factor": [], "long_factor": []})
+        try:
+            short, long = (
+                tuple(float(v) for v in lists[key]) for key in ("short_factor", "long_factor")
+            )
+        except (KeyError, TypeError, ValueError):
+            raise ValueError(
+                "extension: longrope must hold short_factor and long_factor lists of numbers"
+            ) from None
+        if len(short) != len(long):
+            raise ValueError("extension: longrope short_factor and long_factor differ in length")
+        self._lists = (short, long)
+        self._show_lists("session" if short else None)
+        super().set_state(state)
 
     def apply_preset(self, preset: Preset) -> None:
         if preset.rope is not None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox, QWidget
 
 from posenc_gui.controls import IntControl
@@ -19,7 +18,7 @@ from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.tabs.base import Tab
 from posenc_gui.views import Curve, CurvesView, HeatmapView
-from posenc_gui.views.style import SEQUENTIAL
+from posenc_gui.views.style import SEQUENTIAL, colormap, set_title
 
 SCHEME_LABELS = {
     "sinusoidal": "sinusoidal relative (source article)",
@@ -99,7 +98,7 @@ class RelativeTab(Tab):
             "(b) Sinusoidal relative table R[i, j, :]", "dimension", "key j", "PE(j − i)"
         )
         self.bucket_view = HeatmapView(
-            "(c) T5 bucket of j − i", "key j", "query i", "bucket", colormap=SEQUENTIAL
+            "(c) T5 bucket of j − i", "key j", "query i", "bucket", colormap_role=SEQUENTIAL
         )
         self.bucket_curve_view = CurvesView(
             "(c) T5 bucket against distance", "j − i", "bucket", legend_at="top left"
@@ -113,7 +112,7 @@ class RelativeTab(Tab):
         self.bias_view = HeatmapView("(e) Bias b_r(i,j)", "key j", "query i", "bias")
         self.total_view = HeatmapView("(e) Sum", "key j", "query i", "score")
         self.attention_view = HeatmapView(
-            "(e) softmax over j", "key j", "query i", "attention", colormap=SEQUENTIAL
+            "(e) softmax over j", "key j", "query i", "attention", colormap_role=SEQUENTIAL
         )
         self.add_page("distances", "Distances && table", [self.distance_view, self.table_view])
         self.add_page("t5", "T5 buckets", [self.bucket_view, self.bucket_curve_view])
@@ -206,10 +205,12 @@ class RelativeTab(Tab):
         p = frame.params
         square = (p.seq_len, p.seq_len)
         clip = f", clipped to ±{p.max_relative_position}" if p.scheme == "shaw" else ""
-        self.distance_view.plot.setTitle(f"(a) Relative distance j − i{clip}", size="12pt")
+        set_title(self.distance_view.plot, f"(a) Relative distance j − i{clip}")
         _show(self.distance_view, frame.distances, square)
-        self.table_view.plot.setTitle(
-            f"(b) Sinusoidal relative table R[{p.query_position}, j, :]", size="12pt"
+        set_title(
+            self.table_view.plot,
+            f"(b) Sinusoidal relative table R[{p.query_position}, j, :]",
+            size="12pt",
         )
         _show(self.table_view, frame.relative_table, (p.d_model, p.seq_len), levels=(-1.0, 1.0))
         _show(self.bucket_view, frame.buckets, square, levels=(0.0, p.num_buckets - 1.0))
@@ -227,9 +228,9 @@ class RelativeTab(Tab):
         heads = np.arange(1, p.n_heads + 1)
         self.slope_view.set_curves([Curve("m_h", heads, frame.slopes, scatter=True)])
         kind = "causal" if p.causal else "symmetric"
-        self.alibi_view.plot.setTitle(f"(d) ALiBi head {p.head}, {kind}", size="12pt")
+        self.alibi_view.plot.setTitle(f"(d) ALiBi head {p.head}, {kind}")
         _show(self.alibi_view, frame.alibi_matrix, square)
-        colours = pg.colormap.get(SEQUENTIAL)
+        colours = colormap(SEQUENTIAL)
         self.alibi_curve_view.set_curves(
             [
                 Curve(
@@ -244,7 +245,7 @@ class RelativeTab(Tab):
         )
 
         window = np.arange(frame.window + 1)
-        self.bias_view.plot.setTitle(f"(e) Bias: {p.scheme}", size="12pt")
+        set_title(self.bias_view.plot, f"(e) Bias: {p.scheme}")
         for view, values in (
             (self.content_view, frame.content),
             (self.bias_view, frame.bias),

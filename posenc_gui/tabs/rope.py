@@ -33,7 +33,7 @@ from posenc_gui.presets import Preset
 from posenc_gui.tabs.base import Tab, parse_indices
 from posenc_gui.views import Band, Curve, CurvesView, HeatmapView, Line
 from posenc_gui.views.rotation import RotationPanel, RotationView
-from posenc_gui.views.style import CYCLIC, DIVERGING, SEQUENTIAL
+from posenc_gui.views.style import CYCLIC, DIVERGING, SEQUENTIAL, set_title
 
 MAX_PANELS = 16
 ANIMATION_MS = 33  # ~30 frames per second
@@ -120,7 +120,7 @@ class RopeTab(Tab):
             "(d) Long-term decay of q·k", "relative distance n − m", "score"
         )
         self.layout_view = HeatmapView(
-            "(f) Pair of each channel", "channel", "layout", "pair", colormap=SEQUENTIAL
+            "(f) Pair of each channel", "channel", "layout", "pair", colormap_role=SEQUENTIAL
         )
         self.permutation_view = CurvesView(
             "(f) Permutation P: half channel j holds interleaved channel P[j]",
@@ -133,7 +133,7 @@ class RopeTab(Tab):
             "pair i",
             "position m",
             "log₁₀ error",
-            colormap=SEQUENTIAL,
+            colormap_role=SEQUENTIAL,
         )
         self.error_curve_view = CurvesView(
             "(g) Worst |cos − cos₆₄| over pairs",
@@ -264,11 +264,11 @@ class RopeTab(Tab):
         pairs = np.arange(len(frame.wavelengths))
         if p.table == "angle":
             self.table_view.set_colormap(CYCLIC)
-            self.table_view.plot.setTitle("(a) Angle m·θ_i mod 2π", size="12pt")
+            set_title(self.table_view.plot, "(a) Angle m·θ_i mod 2π")
             levels = (0.0, 2 * np.pi)
         else:
             self.table_view.set_colormap(DIVERGING)
-            self.table_view.plot.setTitle(f"(a) {p.table}(m·θ_i)", size="12pt")
+            set_title(self.table_view.plot, f"(a) {p.table}(m·θ_i)")
             levels = (-1.0, 1.0)
         n_pairs = len(frame.wavelengths)
         self.table_view.set_data(
@@ -366,7 +366,7 @@ class RopeTab(Tab):
             extent=(n_pairs, p.seq_len),
         )
         sampled = " (sampled)" if frame.error_sampled else ""
-        self.error_view.plot.setTitle(f"(g) log₁₀ |cos − cos₆₄|{sampled}", size="12pt")
+        set_title(self.error_view.plot, f"(g) log₁₀ |cos − cos₆₄|{sampled}")
         if frame.error_sampled:
             self.message.setText(
                 f"Precision views: over {EXACT_ERROR_POSITIONS:,} positions each pixel shows "

@@ -10,7 +10,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from posenc_gui.encodings.binning import Window
-from posenc_gui.views.style import PALETTE, pen, style_plot
+from posenc_gui.views.style import current_look, pen, style_plot
 from posenc_gui.views.viewport import Viewport
 
 MAX_MARKED_POINTS = 64
@@ -98,9 +98,9 @@ class CurvesView(pg.PlotWidget):
         self.plot.setDownsampling(auto=True, mode="peak")  # envelopes, never a strided sample
         self.legend = self.plot.addLegend(
             offset=LEGEND_OFFSETS[legend_at],
-            labelTextSize="10pt",
-            brush=(255, 255, 255, 210),
-            pen="#999",
+            labelTextSize=current_look().font_size(10),
+            brush=current_look().legend_background,
+            pen=current_look().muted,
         )
         self.items: list[pg.PlotDataItem] = []
         self.bands: list[tuple[str, pg.FillBetweenItem]] = []
@@ -162,7 +162,7 @@ class CurvesView(pg.PlotWidget):
             color = (
                 curve.color
                 if isinstance(curve.color, str)
-                else PALETTE[(index if curve.color is None else curve.color) % len(PALETTE)]
+                else current_look().colour(index if curve.color is None else curve.color)
             )
             # Markers show that positions are discrete while there are few of them.
             marked = curve.scatter or (len(curve.x) <= MAX_MARKED_POINTS and not curve.dashed)
@@ -190,7 +190,7 @@ class CurvesView(pg.PlotWidget):
     def _band(self, band: Band) -> pg.FillBetweenItem:
         low = pg.PlotCurveItem(band.x, band.low)
         high = pg.PlotCurveItem(band.x, band.high)
-        colour = pg.mkColor(PALETTE[band.color % len(PALETTE)])
+        colour = pg.mkColor(current_look().colour(band.color))
         colour.setAlpha(60)
         fill = pg.FillBetweenItem(low, high, brush=colour)
         fill.setZValue(0)
@@ -201,7 +201,7 @@ class CurvesView(pg.PlotWidget):
 
     def _span(self, span: Span, *, first: bool) -> pg.LinearRegionItem:
         colour = pg.mkColor(
-            span.color if isinstance(span.color, str) else PALETTE[span.color % len(PALETTE)]
+            span.color if isinstance(span.color, str) else current_look().colour(span.color)
         )
         colour.setAlpha(45)
         on_log_axis = self._log[0]
@@ -225,7 +225,7 @@ class CurvesView(pg.PlotWidget):
             label=line.label,
             labelOpts={
                 "position": 0.08 if line.vertical else 0.75,
-                "color": PALETTE[line.color],
+                "color": current_look().colour(line.color),
                 "fill": (255, 255, 255, 200),
             },
         )

@@ -9,7 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Signal
 
 from posenc_gui.encodings.binning import Window
-from posenc_gui.views.style import DIVERGING, TICK_FONT, style_plot
+from posenc_gui.views.style import DIVERGING, colormap, style_plot, tick_font
 from posenc_gui.views.viewport import Viewport
 
 MASK_RGBA = np.array([200, 200, 200, 255])
@@ -35,7 +35,7 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         y_name: str,
         value_name: str,
         *,
-        colormap: str = DIVERGING,
+        colormap_role: str = DIVERGING,
         parent: pg.QtWidgets.QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -49,9 +49,13 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self.mask.setZValue(1)
         self.plot.addItem(self.mask)
         self.colorbar = self.plot.addColorBar(
-            self.image, colorMap=colormap, values=(-1, 1), label=value_name, interactive=False
+            self.image,
+            colorMap=colormap(colormap_role),
+            values=(-1, 1),
+            label=value_name,
+            interactive=False,
         )
-        self.colorbar.getAxis("right").setTickFont(TICK_FONT)
+        self.colorbar.getAxis("right").setTickFont(tick_font())
         self.x_edges = self.y_edges = np.arange(2)  # data coordinates of the drawn cells
         self.viewport = Viewport(self.plot.vb, points=False)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
@@ -102,9 +106,9 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self.plot.getAxis("left").setTicks(_centre_ticks(self.y_edges, row_labels))
         self.plot.getAxis("bottom").setTicks(_centre_ticks(self.x_edges, None))
 
-    def set_colormap(self, name: str) -> None:
-        """Use pyqtgraph's colormap ``name`` (e.g. a cyclic one for angles)."""
-        self.colorbar.setColorMap(pg.colormap.get(name))
+    def set_colormap(self, role: str) -> None:
+        """Colour with the map playing ``role`` (e.g. CYCLIC for angles)."""
+        self.colorbar.setColorMap(colormap(role))
 
     def describe(self, x: float, y: float) -> str:
         """Readout text for data coordinates ``(x, y)``; empty outside the image."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 
-from posenc_gui.views.style import PALETTE
+from posenc_gui.views.style import current_look, pen, set_title
 
 CIRCLE = np.exp(1j * np.linspace(0, 2 * np.pi, 181))
 
@@ -45,7 +45,7 @@ class RotationView(pg.GraphicsLayoutWidget):
             shaft.setData([0.0, x], [0.0, y])
             head.setPos(x, y)
             head.setStyle(angle=180 - float(np.degrees(np.arctan2(y, x))))
-            plot.setTitle(panel.title, size="10pt")
+            set_title(plot, panel.title, 10)
             limit = 1.15 * max(radius, 1e-12)
             plot.setRange(xRange=(-limit, limit), yRange=(-limit, limit), padding=0)
 
@@ -56,9 +56,11 @@ class RotationView(pg.GraphicsLayoutWidget):
         plot.setMouseEnabled(x=False, y=False)
         plot.hideAxis("left")  # the circle is the scale; axes would crowd the small multiples
         plot.hideAxis("bottom")
-        circle = plot.plot(pen=pg.mkPen("#999", width=1))
-        trail = plot.plot(pen=pg.mkPen(PALETTE[6], width=2))
-        shaft = plot.plot(pen=pg.mkPen(PALETTE[2], width=3))
-        head = pg.ArrowItem(headLen=14, brush=PALETTE[2], pen=None)
+        circle = plot.plot(pen=pg.mkPen(current_look().muted, width=1))
+        trail = plot.plot(pen=pen(6))
+        shaft = plot.plot(pen=pen(2, width=3))
+        head = pg.ArrowItem(
+            headLen=14 * current_look().scale, brush=current_look().colour(2), pen=None
+        )
         plot.addItem(head)
         return plot, circle, trail, shaft, head

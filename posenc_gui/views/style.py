@@ -1,22 +1,129 @@
-"""Look shared by every view: light background for projectors, large fonts, safe colours."""
+"""Look shared by every view: theme, presentation mode, colour-blind-safe colours and maps.
+
+``current_look()`` is read when a view is built; the app builds its window anew when the look
+changes.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, replace
 
 import pyqtgraph as pg
 from PySide6.QtGui import QFont
 
-# Okabe & Ito's colour-blind-safe palette (black first for the most important curve).
-PALETTE = ("#000000", "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442")
-DIVERGING = "CET-D1"  # blue–white–red, perceptually uniform, colour-blind friendly
-SEQUENTIAL = "viridis"
-CYCLIC = "CET-CBC1"  # colour-blind-safe cyclic map for angles
-TICK_FONT = QFont()
-TICK_FONT.setPointSize(10)
+THEMES = ("light", "dark")
+# Okabe & Ito's colour-blind-safe palette; the first colour (black, or white on dark) goes to
+# the most important curve.
+_OKABE_ITO = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442")
+# Colour-blind-safe maps only: perceptually uniform sequential maps, CET diverging maps.
+COLORMAPS = {
+    "sequential": ("viridis", "cividis", "magma", "plasma", "inferno"),
+    "diverging": ("CET-D1", "CET-D1A", "CET-CBD1", "CET-D9"),
+    "cyclic": ("CET-CBC1", "CET-CBC2"),
+}
+# Colormap roles: a heatmap asks for a role, the look says which map plays it.
+SEQUENTIAL, DIVERGING, CYCLIC = "sequential", "diverging", "cyclic"
+_COLOURS = {  # background, foreground, muted lines, legend background, error text
+    "light": ("#ffffff", "#000000", "#999999", (255, 255, 255, 210), "#b00020"),
+    "dark": ("#1e1e1e", "#e6e6e6", "#777777", (30, 30, 30, 210), "#ff8a80"),
+}
+
+
+@dataclass(frozen=True)
+class Look:
+    """How figures look: ``theme`` (light or dark), ``presentation`` (larger fonts, thicker
+    lines for slides) and the map playing each colormap role."""
+
+    theme: str = "light"
+    presentation: bool = False
+    sequential: str = "viridis"
+    diverging: str = "CET-D1"
+    cyclic: str = "CET-CBC1"
+
+    def __post_init__(self) -> None:
+        if self.theme not in THEMES:
+            raise ValueError(f"theme must be one of {', '.join(THEMES)}, got {self.theme!r}")
+        for role, names in COLORMAPS.items():
+            if getattr(self, role) not in names:
+                raise ValueError(
+                    f"{role} colormap must be one of {', '.join(names)}, "
+                    f"got {getattr(self, role)!r}"
+                )
+
+    @property
+    def scale(self) -> float:
+        """Font and line-width factor."""
+        return 1.5 if self.presentation else 1.0
+
+    def font_size(self, points: float) -> str:
+        return f"{points * self.scale:g}pt"
+
+    def colour(self, index: int) -> str:
+        """Palette colour ``index``: the foreground first, then Okabe & Ito's colours."""
+        palette = (_COLOURS[self.theme][1], *_OKABE_ITO)
+        return palette[index % len(palette)]
+
+    @property
+    def background(self) -> str:
+        return _COLOURS[self.theme][0]
+
+    @property
+    def foreground(self) -> str:
+        return _COLOURS[self.theme][1]
+
+    @property
+    def muted(self) -> str:
+        return _COLOURS[self.theme][2]
+
+    @property
+    def legend_background(self) -> tuple[int, int, int, int]:
+        return _COLOURS[self.theme][3]
+
+    @property
+    def error_colour(self) -> str:
+        return _COLOURS[self.theme][4]
+
+    def with_changes(self, **changes: object) -> Look:
+        return replace(self, **changes)
+
+
+_LOOK = [Look()]
+
+
+def current_look() -> Look:
+    """The look views are built with now."""
+    return _LOOK[0]
+
+
+def set_look(look: Look) -> None:
+    """Make ``look`` the one views are built with, and configure pyqtgraph for it."""
+    _LOOK[0] = look
+    pg.setConfigOptions(
+        imageAxisOrder="row-major",
+        background=look.background,
+        foreground=look.foreground,
+        antialias=True,
+    )
 
 
 def configure_pyqtgraph() -> None:
-    """Global pyqtgraph options; call once before the first view exists."""
-    pg.setConfigOptions(imageAxisOrder="row-major", background="w", foreground="k", antialias=True)
+    """Global pyqtgraph options for the current look; call before the first view exists."""
+    set_look(current_look())
+
+
+def colormap(role: str) -> pg.ColorMap:
+    """The map playing ``role`` (SEQUENTIAL, DIVERGING or CYCLIC) in the current look."""
+    return pg.colormap.get(getattr(current_look(), role))
+
+
+def tick_font() -> QFont:
+    """Tick labels: 10 pt, larger in presentation mode (with the app's font families)."""
+    font = QFont(TICK_FONT)
+    font.setPointSizeF(10 * current_look().scale)
+    return font
+
+
+TICK_FONT = QFont()  # families set by the app (the CJK fallback font is added there)
 
 
 class CompactAxis(pg.AxisItem):
@@ -35,21 +142,26 @@ def _compact(value: float) -> str:
     return f"{value:g}"
 
 
+def set_title(plot: pg.PlotItem, title: str, points: float = 12) -> None:
+    """A plot title at ``points`` (scaled in presentation mode)."""
+    plot.setTitle(title, size=current_look().font_size(points))
+
+
 def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> None:
     """Title, axis labels and readable tick fonts for one plot."""
-    plot.setTitle(title, size="12pt")
+    set_title(plot, title)
     plot.setAxisItems({"bottom": CompactAxis("bottom"), "left": CompactAxis("left")})
     for side, label in (("bottom", x_label), ("left", y_label)):
         axis = plot.getAxis(side)
-        axis.setLabel(label, **{"font-size": "11pt"})
-        axis.setTickFont(TICK_FONT)
+        axis.setLabel(label, **{"font-size": current_look().font_size(11)})
+        axis.setTickFont(tick_font())
         axis.enableAutoSIPrefix(False)  # "×0.001" scaling confuses more than it helps
     plot.showGrid(x=True, y=True, alpha=0.15)
 
 
 def pen(color: int | str, *, dashed: bool = False, width: float = 2.0) -> pg.QtGui.QPen:
-    """A curve pen: ``color`` is a palette index or a colour name."""
+    """A curve pen: ``color`` is a palette index or a colour name; wider in presentation."""
     style = pg.QtCore.Qt.PenStyle.DashLine if dashed else pg.QtCore.Qt.PenStyle.SolidLine
     if isinstance(color, int):
-        color = PALETTE[color % len(PALETTE)]
-    return pg.mkPen(color, width=width, style=style)
+        color = current_look().colour(color)
+    return pg.mkPen(color, width=width * current_look().scale, style=style)

@@ -1,0 +1,88 @@
+"""Sessions: the look, the language and every tab's settings as versioned JSON.
+
+A file is read whole and checked before anything changes; a corrupt or foreign file raises
+ValueError with the reason. The last session lives in QSettings between runs.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import QSettings
+
+from posenc_gui.i18n import LANGUAGES
+from posenc_gui.views.style import Look
+
+FORMAT = "posenc-gui session"
+VERSION = 1
+SUFFIX = ".json"
+_LAST = "last_session"
+
+
+def session_bytes(session: dict[str, Any]) -> bytes:
+    """A session as UTF-8 JSON (indented, so it diffs and reads well)."""
+    return json.dumps(session, ensure_ascii=False, indent=2).encode("utf-8") + b"\n"
+
+
+def parse_session(data: bytes, source: str = "session") -> dict[str, Any]:
+    """The session in ``data``; ValueError naming ``source`` and the reason if it is not one
+    this version of posenc-gui can read."""
+    try:
+        session = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{source}: not a posenc-gui session (not JSON: {exc})") from None
+    if not isinstance(session, dict) or session.get("format") != FORMAT:
+        raise ValueError(f'{source}: not a posenc-gui session (no "format": "{FORMAT}")')
+    if session.get("version") != VERSION:
+        raise ValueError(
+            f"{source}: session version {session.get('version')!r} cannot be read "
+            f"(this posenc-gui reads version {VERSION})"
+        )
+    try:
+        look(session)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{source}: look: {exc}") from None
+    if session.get("language", "en") not in LANGUAGES:
+        raise ValueError(
+            f"{source}: language must be one of {', '.join(LANGUAGES)}, got {session['language']!r}"
+        )
+    for key in ("parameters", "tabs"):
+        if not isinstance(session.get(key, {}), dict):
+            raise ValueError(f"{source}: {key} must be an object")
+    for name, state in session.get("tabs", {}).items():
+        if not isinstance(state, dict) or not isinstance(state.get("controls", {}), dict):
+            raise ValueError(f"{source}: tabs.{name} must be an object with controls")
+    return session
+
+
+def look(session: dict[str, Any]) -> Look:
+    """The session's look (the default look where it has none)."""
+    fields = session.get("look", {})
+    if not isinstance(fields, dict):
+        raise ValueError("look must be an object")
+    return Look(**fields)
+
+
+def _settings() -> QSettings:
+    return QSettings(
+        QSettings.Format.IniFormat, QSettings.Scope.UserScope, "posenc-gui", "posenc-gui"
+    )
+
+
+def remember(session: dict[str, Any]) -> None:
+    """Keep ``session`` for the next start."""
+    settings = _settings()
+    settings.setValue(_LAST, session_bytes(session).decode("utf-8"))
+    settings.sync()
+
+
+def last_session() -> dict[str, Any] | None:
+    """The session of the last run, or None (also when what was kept is unreadable)."""
+    text = _settings().value(_LAST)
+    if not isinstance(text, str):
+        return None
+    try:
+        return parse_session(text.encode("utf-8"), "last session")
+    except ValueError:
+        return None
