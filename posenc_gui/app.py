@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -13,33 +14,53 @@ from PySide6.QtGui import (
     QAction,
     QActionGroup,
     QCloseEvent,
+    QColor,
     QFontDatabase,
     QIcon,
     QImage,
+    QPalette,
     QPixmap,
 )
 from PySide6.QtWidgets import (
     QApplication,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
     QDockWidget,
     QFileDialog,
+    QFormLayout,
     QInputDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QTabWidget,
+    QWidget,
 )
 
 from posenc_gui import __version__
+from posenc_gui.controls import control_value, named_controls, set_control_value
 from posenc_gui.engine import Engine, available_devices, check_device
-from posenc_gui.export import FORMATS, SCALES, export_view
+from posenc_gui.export import FORMATS, SCALES, copy_view, export_view
 from posenc_gui.files import check_writable_folder, write_atomic
+from posenc_gui.i18n import LANGUAGES, N_, language, set_language, tr
 from posenc_gui.parameters import EVEN_PARAMETERS, SHARED_RANGES, ParameterPanel
 from posenc_gui.paths import resource_path
 from posenc_gui.presets import Preset, load_presets, read_config_json
-from posenc_gui.tabs import AbsoluteTab, ExtensionTab, RelativeTab, RopeTab, Tab
-from posenc_gui.views.style import TICK_FONT, configure_pyqtgraph
+from posenc_gui.session import FORMAT, VERSION, last_session, parse_session, remember, session_bytes
+from posenc_gui.session import look as session_look
+from posenc_gui.tabs import AbsoluteTab, CompareTab, ExtensionTab, RelativeTab, RopeTab, Tab
+from posenc_gui.views.style import COLORMAPS, THEMES, TICK_FONT, Look, current_look, set_look
 
 CJK_FALLBACK = "Droid Sans Fallback"
+BASE_POINTS = 10  # interface font size (×1.5 in presentation mode)
+THEME_LABELS = {"light": N_("&Light theme"), "dark": N_("&Dark theme")}
+COLORMAP_LABELS = {
+    "sequential": N_("Sequential colormap"),
+    "diverging": N_("Diverging colormap"),
+    "cyclic": N_("Cyclic colormap"),
+}
 SCREENSHOT_DELAY_MS = 600
 # The tab a preset shows: its encoding's, or the extension tab for scaled RoPE.
 PRESET_TABS: dict[str, Callable[[Preset], str]] = {
@@ -62,28 +83,31 @@ def preset_parameters(preset: Preset) -> dict[str, float]:
     return {}
 
 
-TABS = (AbsoluteTab, RelativeTab, RopeTab, ExtensionTab)
+TABS = (AbsoluteTab, RelativeTab, RopeTab, ExtensionTab, CompareTab)
 
 
 class MainWindow(QMainWindow):
     """One tab per encoding, the shared parameters on the left, readouts in the status bar."""
 
-    def __init__(self, device: str | None = None) -> None:
+    def __init__(self, device: str | None = None, *, look: Look | None = None) -> None:
         super().__init__()
-        configure_pyqtgraph()
-        self.setWindowTitle("posenc-gui — positional encodings")
+        set_look(look or current_look())
+        apply_palette(current_look())
+        self.remember = False  # keep the session for the next start when this window closes
+        self.successor: MainWindow | None = None  # the window that replaced this one
+        self.setWindowTitle(tr("posenc-gui — positional encodings"))
         self.setWindowIcon(QIcon(str(resource_path("icons", "posenc-gui.svg"))))
         self.engine = Engine(device, parent=self)
         self.presets = load_presets()
         self.parameters = ParameterPanel()
-        dock = QDockWidget("Shared parameters", self, objectName="parameters_dock")
+        dock = QDockWidget(tr("Shared parameters"), self, objectName="parameters_dock")
         dock.setWidget(self.parameters)
         dock.setFeatures(QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
 
         self.tabs = QTabWidget(objectName="tabs")
         for tab_class in TABS:
-            self.tabs.addTab(tab_class(self.engine, self.parameters), tab_class.title)
+            self.tabs.addTab(tab_class(self.engine, self.parameters), tr(tab_class.title))
         self.setCentralWidget(self.tabs)
 
         self.hover_label = QLabel(objectName="hover")
@@ -105,44 +129,204 @@ class MainWindow(QMainWindow):
         self.resize(1500, 950)
         self.refresh()
 
-    def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        for label, name, handler in (
-            ("&Open config.json…", "open_config", self._open_config),
-            ("&Paste config.json…", "paste_config", self._paste_config),
-        ):
-            action = QAction(label, self, objectName=name)
-            action.triggered.connect(handler)
-            file_menu.addAction(action)
-        file_menu.addSeparator()
-        quit_action = QAction("&Quit", self, objectName="quit", shortcut="Ctrl+Q")
-        quit_action.triggered.connect(self.close)
-        file_menu.addAction(quit_action)
-        preset_menu = self.menuBar().addMenu("&Presets")
-        for preset in self.presets:
-            action = QAction(preset.name, self, objectName=f"preset_{preset.name}")
-            action.triggered.connect(lambda _=False, p=preset: self._report(self.apply_preset, p))
-            preset_menu.addAction(action)
-        device_menu = self.menuBar().addMenu("&Device")
+    def _action(
+        self, menu: QMenu, label: str, name: str, handler: Callable[[], object], **options: object
+    ) -> QAction:
+        action = QAction(label, self, objectName=name, **options)
+        action.triggered.connect(lambda _=False: handler())
+        menu.addAction(action)
+        return action
+
+    def _choices(
+        self,
+        menu: QMenu,
+        name: str,
+        choices: dict[str, str],
+        current: str,
+        choose: Callable[[str], object],
+    ) -> None:
+        """A group of checkable actions, one per choice (``name_<key>``)."""
         group = QActionGroup(self)
-        for name in available_devices():
-            action = QAction(name, self, checkable=True, objectName=f"device_{name}")
-            action.setChecked(name == self.engine.device)
-            action.triggered.connect(lambda _=False, n=name: self.engine.set_device(n))
+        for key, label in choices.items():
+            action = self._action(
+                menu, label, f"{name}_{key}", lambda k=key: choose(k), checkable=True
+            )
+            action.setChecked(key == current)
             group.addAction(action)
-            device_menu.addAction(action)
-        help_menu = self.menuBar().addMenu("&Help")
-        about = QAction("&About posenc-gui", self, objectName="about")
-        about.triggered.connect(self._about)
-        help_menu.addAction(about)
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu(tr("&File"))
+        self._action(file_menu, tr("&Open config.json…"), "open_config", self._open_config)
+        self._action(file_menu, tr("&Paste config.json…"), "paste_config", self._paste_config)
+        file_menu.addSeparator()
+        self._action(file_menu, tr("Open &session…"), "open_session", self._open_session)
+        self._action(file_menu, tr("&Save session as…"), "save_session", self._save_session)
+        file_menu.addSeparator()
+        self._action(
+            file_menu, tr("&Export or copy a view…"), "export", self._export, shortcut="Ctrl+E"
+        )
+        file_menu.addSeparator()
+        self._action(file_menu, tr("&Quit"), "quit", self.close, shortcut="Ctrl+Q")
+        preset_menu = self.menuBar().addMenu(tr("&Presets"))
+        for preset in self.presets:
+            self._action(
+                preset_menu,
+                preset.name,
+                f"preset_{preset.name}",
+                lambda p=preset: self._report(self.apply_preset, p),
+            )
+        look = current_look()
+        view_menu = self.menuBar().addMenu(tr("&View"))
+        self._choices(
+            view_menu,
+            "theme",
+            {t: tr(THEME_LABELS[t]) for t in THEMES},
+            look.theme,
+            lambda t: self.change_look(theme=t),
+        )
+        view_menu.addSeparator()
+        presentation = self._action(
+            view_menu,
+            tr("&Presentation mode (larger fonts, thicker lines)"),
+            "presentation",
+            lambda: self.change_look(presentation=not current_look().presentation),
+            checkable=True,
+            shortcut="F5",
+        )
+        presentation.setChecked(look.presentation)
+        for role, names in COLORMAPS.items():
+            submenu = view_menu.addMenu(tr(COLORMAP_LABELS[role]))
+            self._choices(
+                submenu,
+                f"colormap_{role}",
+                {n: n for n in names},
+                getattr(look, role),
+                lambda n, r=role: self.change_look(**{r: n}),
+            )
+        language_menu = self.menuBar().addMenu(tr("&Language"))
+        self._choices(language_menu, "language", LANGUAGES, language(), self.change_language)
+        device_menu = self.menuBar().addMenu(tr("&Device"))
+        self._choices(
+            device_menu,
+            "device",
+            {n: n for n in available_devices()},
+            self.engine.device,
+            self.engine.set_device,
+        )
+        help_menu = self.menuBar().addMenu(tr("&Help"))
+        self._action(help_menu, tr("&About posenc-gui"), "about", self._about)
 
     def _about(self) -> None:
         QMessageBox.about(
             self,
-            "About posenc-gui",
-            f"<b>posenc-gui {__version__}</b><p>Transformer positional encodings "
-            "made visible: absolute sinusoidal, relative and rotary.</p>",
+            tr("About posenc-gui"),
+            f"<b>posenc-gui {__version__}</b><p>"
+            + tr(
+                "Transformer positional encodings made visible: absolute sinusoidal, "
+                "relative and rotary."
+            )
+            + "</p>",
         )
+
+    def session(self) -> dict[str, object]:
+        """Everything a session file holds: look, language, shown tab and every setting."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "language": language(),
+            "look": dataclasses.asdict(current_look()),
+            "tab": self.tabs.currentWidget().objectName(),
+            "parameters": {
+                name: control_value(widget)
+                for name, widget in named_controls(self.parameters).items()
+            },
+            "tabs": {self.tab_at(i).name: self.tab_at(i).state() for i in range(self.tabs.count())},
+        }
+
+    def apply_session(self, session: dict[str, object]) -> None:
+        """Apply a session's settings (its look and language are the window's to be built
+        with, see ``open_window``). All or nothing: on ValueError nothing has changed."""
+        before = self.session()
+        try:
+            self._set_session(session)
+        except ValueError:
+            self._set_session(before)
+            raise
+
+    def _set_session(self, session: dict[str, object]) -> None:
+        controls = named_controls(self.parameters)
+        values = session.get("parameters", {})
+        unknown = sorted(set(values) - set(controls))
+        if unknown:
+            raise ValueError(f"parameters: no setting named {', '.join(unknown)}")
+        for name in (name for name in controls if name in values):
+            set_control_value(controls[name], values[name])
+        tabs = {self.tab_at(i).name: self.tab_at(i) for i in range(self.tabs.count())}
+        unknown = sorted(set(session.get("tabs", {})) - set(tabs))
+        if unknown:
+            raise ValueError(f"tabs: no tab named {', '.join(unknown)}")
+        for name, state in session.get("tabs", {}).items():
+            tabs[name].set_state(state)
+        if session.get("tab") is not None:
+            if session["tab"] not in tabs:
+                raise ValueError(f"tab must be one of {', '.join(tabs)}, got {session['tab']!r}")
+            self.tabs.setCurrentWidget(tabs[session["tab"]])
+
+    def change_look(self, **changes: object) -> MainWindow:
+        """Rebuild the window with the look changed (views are drawn in the look they were
+        built with); returns the new window."""
+        session = self.session()
+        session["look"] = dataclasses.asdict(current_look().with_changes(**changes))
+        return self._rebuild(session)
+
+    def change_language(self, name: str) -> MainWindow:
+        """Rebuild the window in language ``name``; returns the new window."""
+        session = self.session()
+        session["language"] = name
+        return self._rebuild(session)
+
+    def _rebuild(self, session: dict[str, object]) -> MainWindow:
+        window = open_window(session, device=self.engine.device)
+        window.remember = self.remember
+        window.setGeometry(self.geometry())
+        window.show()
+        self.successor = window
+        self.close()
+        return window
+
+    def _open_session(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, tr("Open a session"), "", tr("posenc-gui session (*.json);;All files (*)")
+        )
+        if path:
+            self._report(self.load_session, path)
+
+    def load_session(self, path: str | Path) -> str:
+        """Apply the session file at ``path`` (rebuilding the window when its look or language
+        differ); ValueError with the reason, and nothing changes, if it cannot be used."""
+        session = parse_session(read_file(path), Path(path).name)
+        if session_look(session) != current_look() or session.get("language", "en") != language():
+            self._rebuild(session)
+        else:
+            self.apply_session(session)
+        return tr("Loaded session {name}").format(name=Path(path).name)
+
+    def _save_session(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, tr("Save the session"), "session.json", tr("posenc-gui session (*.json)")
+        )
+        if path:
+            self._report(self.save_session, path)
+
+    def save_session(self, path: str | Path) -> str:
+        """Write the session to ``path`` atomically; ValueError if the folder is unwritable."""
+        check_writable_folder(path)
+        data = session_bytes(self.session())
+        write_atomic(path, lambda temporary: temporary.write_bytes(data))
+        return tr("Saved session {name}").format(name=Path(path).name)
+
+    def _export(self) -> None:
+        ExportDialog(self.tab_at(self.tabs.currentIndex()), self).exec()
 
     def apply_preset(self, preset: Preset) -> str:
         """Set every tab from a model preset; returns what was done.
@@ -190,7 +374,7 @@ class MainWindow(QMainWindow):
             self, "Open a model's config.json", "", "JSON (*.json);;All files (*)"
         )
         if path:
-            self._report(lambda: self.import_config(read_config_file(path), Path(path).name))
+            self._report(lambda: self.import_config(read_file(path), Path(path).name))
 
     def _paste_config(self) -> None:
         text, ok = QInputDialog.getMultiLineText(
@@ -229,8 +413,111 @@ class MainWindow(QMainWindow):
         self.refresh()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if self.remember and self.successor is None:
+            remember(self.session())
         self.engine.shutdown()
         super().closeEvent(event)
+
+
+def open_window(
+    session: dict[str, object] | None = None, *, device: str | None = None
+) -> MainWindow:
+    """A main window in the session's language and look, with its settings applied.
+
+    On ValueError (a setting that does not fit) no window is left and the language and look
+    are as they were.
+    """
+    session = session or {}
+    before = (language(), current_look())
+    set_language(session.get("language", "en"))
+    window = MainWindow(device, look=session_look(session))
+    try:
+        window.apply_session(session)
+    except ValueError:
+        window.close()
+        set_language(before[0])
+        set_look(before[1])
+        apply_palette(before[1])
+        raise
+    return window
+
+
+def apply_palette(look: Look) -> None:
+    """Qt's Fusion style in the look's theme, so widgets match the plots."""
+    app = QApplication.instance()
+    app.setStyle("Fusion")
+    palette = app.style().standardPalette()
+    if look.theme == "dark":
+        colours = {
+            QPalette.ColorRole.Window: "#2b2b2b",
+            QPalette.ColorRole.WindowText: look.foreground,
+            QPalette.ColorRole.Base: look.background,
+            QPalette.ColorRole.AlternateBase: "#2b2b2b",
+            QPalette.ColorRole.Text: look.foreground,
+            QPalette.ColorRole.Button: "#353535",
+            QPalette.ColorRole.ButtonText: look.foreground,
+            QPalette.ColorRole.ToolTipBase: "#353535",
+            QPalette.ColorRole.ToolTipText: look.foreground,
+            QPalette.ColorRole.Highlight: "#0072B2",
+            QPalette.ColorRole.HighlightedText: "#ffffff",
+            QPalette.ColorRole.PlaceholderText: "#999999",
+        }
+        for role, colour in colours.items():
+            palette.setColor(role, QColor(colour))
+    app.setPalette(palette)
+    font = app.font()
+    font.setPointSizeF(BASE_POINTS * look.scale)
+    app.setFont(font)
+
+
+class ExportDialog(QDialog):
+    """Export one view of a tab: PNG (1×, 2×, 4×), SVG, CSV or .npy; or copy its image."""
+
+    def __init__(self, tab: Tab, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("Export or copy a view"))
+        self.tab = tab
+        self.view = QComboBox(objectName="view")
+        self.view.addItems(sorted(tab.view_names()))
+        self.scale = QComboBox(objectName="scale")
+        for factor in SCALES:
+            self.scale.addItem(f"{factor}×", factor)
+        self.caption = QCheckBox(tr("caption with the parameters"), objectName="caption")
+        form = QFormLayout(self)
+        form.addRow(tr("view"), self.view)
+        form.addRow(tr("PNG resolution"), self.scale)
+        form.addRow("", self.caption)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        save = buttons.addButton(tr("Save…"), QDialogButtonBox.ButtonRole.ActionRole)
+        copy = buttons.addButton(tr("Copy image"), QDialogButtonBox.ButtonRole.ActionRole)
+        save.clicked.connect(self._save)
+        copy.clicked.connect(self.copy)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def options(self) -> dict[str, object]:
+        """The chosen scale and caption, as ``export_view`` takes them."""
+        return {
+            "scale": self.scale.currentData(),
+            "caption": self.tab.caption() if self.caption.isChecked() else None,
+        }
+
+    def chosen_view(self) -> QWidget:
+        return self.tab.show_view(self.view.currentText())
+
+    def copy(self) -> None:
+        copy_view(self.chosen_view(), **self.options())
+
+    def _save(self) -> None:
+        filters = ";;".join(f"{suffix[1:].upper()} (*{suffix})" for suffix in FORMATS)
+        path, _ = QFileDialog.getSaveFileName(
+            self, tr("Export the view"), f"{self.tab.name}-{self.view.currentText()}.png", filters
+        )
+        if path:
+            try:
+                export_view(self.chosen_view(), path, **self.options())
+            except (OSError, ValueError) as exc:
+                QMessageBox.warning(self, tr("Not exported"), str(exc))
 
 
 def _after_first_frame(app: QApplication, window: MainWindow, write: Callable[[], object]) -> int:
@@ -263,8 +550,8 @@ def save_png(image: QPixmap | QImage, path: Path) -> None:
         raise OSError(f"Qt could not write a PNG to {path}")
 
 
-def read_config_file(path: str) -> bytes:
-    """The bytes of a config.json; ValueError with the reason if it cannot be read."""
+def read_file(path: str | Path) -> bytes:
+    """The bytes of a config.json or session; ValueError with the reason if unreadable."""
     try:
         return Path(path).read_bytes()
     except OSError as exc:
@@ -301,6 +588,9 @@ def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.
         parser.add_argument(
             "--scale", type=int, default=1, choices=SCALES, help="PNG resolution factor"
         )
+        parser.add_argument(
+            "--caption", action="store_true", help="draw the parameters under the figure"
+        )
     else:
         parser.add_argument(
             "--list-views",
@@ -316,6 +606,12 @@ def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.
         help="tab shown first (exported from, with export)",
     )
     parser.add_argument("--page", help="page of the tab shown first (e.g. rotation on rope)")
+    parser.add_argument("--session", metavar="JSON", help="apply a saved session file")
+    parser.add_argument("--theme", choices=THEMES, help="light or dark figures and interface")
+    parser.add_argument("--lang", choices=LANGUAGES, help="interface language")
+    parser.add_argument(
+        "--presentation", action="store_true", help="larger fonts and thicker lines for slides"
+    )
     parser.add_argument("--preset", help="apply a model preset by name (see the Presets menu)")
     parser.add_argument("--config", metavar="JSON", help="apply a model's config.json")
     parser.add_argument("--seq-len", type=int, help="sequence length")
@@ -360,6 +656,19 @@ def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.
     return args
 
 
+def _with_options(session: dict[str, object], args: argparse.Namespace) -> dict[str, object]:
+    """``session`` with the look and language the command line asks for."""
+    changes = {"theme": args.theme, "presentation": args.presentation or None}
+    look = session_look(session).with_changes(
+        **{key: value for key, value in changes.items() if value is not None}
+    )
+    return {
+        **session,
+        "look": dataclasses.asdict(look),
+        "language": args.lang or session.get("language", "en"),
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the app; returns the process exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -370,7 +679,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("posenc-gui")
     install_fonts(app)
-    window = MainWindow(device=args.device)
+    # A plain start restores the last session; exports and screenshots start from the defaults
+    # (or --session) so the same command line always makes the same figure.
+    interactive = not (export or getattr(args, "list_views", False) or args.screenshot)
+    try:
+        chosen = (
+            parse_session(read_file(args.session), Path(args.session).name)
+            if args.session
+            else None
+        )
+    except ValueError as exc:
+        print(f"posenc-gui: error: --session: {exc}", file=sys.stderr)
+        return 2
+    kept = last_session() if interactive and chosen is None else None
+    try:
+        window = open_window(_with_options(chosen or kept or {}, args), device=args.device)
+    except ValueError as exc:
+        if kept is None:
+            print(f"posenc-gui: error: --session: {exc}", file=sys.stderr)
+            return 2
+        window = open_window(_with_options({}, args), device=args.device)
+        message = tr("Last session not restored: {reason}").format(reason=exc)
+        window.statusBar().showMessage(message, 15_000)
+    window.remember = interactive
     if getattr(args, "list_views", False):
         for index in range(window.tabs.count()):
             tab = window.tab_at(index)
@@ -387,7 +718,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ValueError(f"preset must be one of: {', '.join(names)}; got {args.preset!r}")
             window.apply_preset(names[args.preset])
         if args.config:
-            window.import_config(read_config_file(args.config), Path(args.config).name)
+            window.import_config(read_file(args.config), Path(args.config).name)
     except ValueError as exc:
         print(f"posenc-gui: error: {exc}", file=sys.stderr)
         window.close()
@@ -424,7 +755,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "view", None):
         tab = window.tabs.currentWidget()
         view = tab.show_view(args.view)
+        caption = tab.caption() if args.caption else None
         return _after_first_frame(
-            app, window, lambda: export_view(view, args.out, scale=args.scale)
+            app, window, lambda: export_view(view, args.out, scale=args.scale, caption=caption)
         )
     return app.exec()

@@ -16,6 +16,11 @@ def tr(text: str) -> str:
     return QCoreApplication.translate("", text)
 
 
+def N_(text: str) -> str:
+    """Mark ``text`` for translation where it is defined; ``tr`` it where it is shown."""
+    return text
+
+
 def language() -> str:
     return _language[0]
 

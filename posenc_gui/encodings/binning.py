@@ -95,3 +95,16 @@ class Window:
         """The mean coordinate of each run, float64."""
         starts, counts = self.bins()
         return starts + (counts - 1) / 2
+
+
+def mean_decay(starts: torch.Tensor, counts: torch.Tensor, rates: torch.Tensor) -> torch.Tensor:
+    """Mean of ``exp(−r p)`` over each run of positions ``p``, for each rate ``r ≥ 0``.
+
+    A geometric series: ``e^{−r s} (1 − e^{−r n}) / (n (1 − e^{−r}))`` for a run of ``n`` from
+    ``s`` (``expm1`` keeps small rates exact). Returns float64 ``[B, R]``.
+    """
+    rate = rates.to(torch.float64)[None, :]
+    start = starts.to(torch.float64)[:, None]
+    n = counts.to(torch.float64)[:, None]
+    ratio = torch.where(rate > 0, torch.expm1(-rate * n) / (n * torch.expm1(-rate)), 1.0)
+    return torch.exp(-rate * start) * ratio

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
 from posenc_gui.controls import IntControl
 from posenc_gui.engine import Engine
 from posenc_gui.engine.absolute import AbsoluteFrame, AbsoluteParams, compute_absolute
+from posenc_gui.i18n import N_
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.tabs.base import Tab, parse_indices
 from posenc_gui.views import Curve, CurvesView, HeatmapView
@@ -21,7 +22,7 @@ NOTE = (
 
 
 class AbsoluteTab(Tab):
-    name, title = "absolute", "Absolute"
+    name, title = "absolute", N_("Absolute")
     compute = staticmethod(compute_absolute)
 
     def __init__(
@@ -129,6 +130,13 @@ class AbsoluteTab(Tab):
             similarity_cols=similarity_cols,
             similarity_rows=similarity_rows,
             offset_x=self.offset_view.x_window(-(seq_len - 1), seq_len),
+        )
+
+    def caption_parameters(self) -> str:
+        p = self.parameters
+        return (
+            f"d_model {p.d_model.value()}, θ {p.theta.value():g}, "
+            f"layout {self.layout_choice.currentData()}"
         )
 
     def draw(self, frame: AbsoluteFrame) -> None:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from posenc_gui.controls import control_value, named_controls, set_control_value
 from posenc_gui.engine import Engine
 from posenc_gui.engine.engine import Compute
+from posenc_gui.i18n import tr
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.views.style import current_look
@@ -170,6 +171,15 @@ class Tab(QWidget):
     def _show(self, frame: Any) -> None:
         self.frame = frame  # what the views show now, parameters and windows included
         self.draw(frame)
+
+    def caption(self) -> str:
+        """A figure caption: the encoding, seq_len and the other parameters its views show."""
+        parts = (tr(self.title), f"seq_len {self.parameters.seq_len.value()}")
+        return " · ".join((*parts, self.caption_parameters()))
+
+    def caption_parameters(self) -> str:
+        """The parameters besides seq_len that the tab's figures depend on."""
+        raise NotImplementedError
 
     def apply_preset(self, preset: Preset) -> None:
         """Take what this tab needs from a model preset (default: nothing)."""

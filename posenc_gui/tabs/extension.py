@@ -14,6 +14,7 @@ from posenc_gui.controls import LogControl
 from posenc_gui.encodings.extension import BLENDED, INTERPOLATED, KEPT, METHODS, RopeScaling
 from posenc_gui.engine import Engine
 from posenc_gui.engine.extension import ExtensionFrame, ExtensionParams, compute_extension
+from posenc_gui.i18n import N_
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.tabs.base import Tab
@@ -62,7 +63,7 @@ def _region_spans(regions: tuple[str, ...]) -> list[Span]:
 
 
 class ExtensionTab(Tab):
-    name, title = "extension", "Context extension"
+    name, title = "extension", N_("Context extension")
     compute = staticmethod(compute_extension)
 
     def __init__(
@@ -193,6 +194,14 @@ class ExtensionTab(Tab):
             high_freq_factor=self.high_freq_factor.value(),
             short_factor=short,
             long_factor=long,
+        )
+
+    def caption_parameters(self) -> str:
+        p = self.parameters
+        return (
+            f"head_dim {p.head_dim.value()}, θ {p.theta.value():g}, "
+            f"{self.method.currentData()} ×{self.factor.value():g}, "
+            f"L0 {int(self.original_context.value())}"
         )
 
     def request(self) -> ExtensionParams:

@@ -14,6 +14,7 @@ from posenc_gui.engine.relative import (
     RelativeParams,
     compute_relative,
 )
+from posenc_gui.i18n import N_
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.tabs.base import Tab
@@ -50,7 +51,7 @@ def _show(
 
 
 class RelativeTab(Tab):
-    name, title = "relative", "Relative"
+    name, title = "relative", N_("Relative")
     compute = staticmethod(compute_relative)
 
     def __init__(
@@ -199,6 +200,15 @@ class RelativeTab(Tab):
             bucket_x=self.bucket_curve_view.x_window(-(seq_len - 1), seq_len),
             alibi_windows=self.alibi_view.windows(seq_len, seq_len),
             alibi_x=self.alibi_curve_view.x_window(0, seq_len),
+        )
+
+    def caption_parameters(self) -> str:
+        p = self.parameters
+        return (
+            f"d_model {p.d_model.value()}, θ {p.theta.value():g}, "
+            f"{self.scheme.currentData()}; Shaw K {self.max_relative_position.value()}, "
+            f"T5 {self.num_buckets.value()}/{self.max_distance.value()}, "
+            f"ALiBi {self.n_heads.value()} heads"
         )
 
     def draw(self, frame: RelativeFrame) -> None:

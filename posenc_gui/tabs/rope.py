@@ -28,6 +28,7 @@ from posenc_gui.engine.rope import (
     compute_rope,
     compute_rotation,
 )
+from posenc_gui.i18n import N_
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.tabs.base import Tab, parse_indices
@@ -50,7 +51,7 @@ def spread_pairs(count: int, n_pairs: int) -> list[int]:
 
 
 class RopeTab(Tab):
-    name, title = "rope", "RoPE"
+    name, title = "rope", N_("RoPE")
     compute = staticmethod(compute_rope)
 
     def __init__(
@@ -257,6 +258,13 @@ class RopeTab(Tab):
             decay_x=self.decay_view.x_window(1 if log and seq_len > 1 else 0, seq_len),
             error_windows=self.error_view.windows(n_pairs, seq_len),
             error_x=self.error_curve_view.x_window(0, seq_len),
+        )
+
+    def caption_parameters(self) -> str:
+        p = self.parameters
+        return (
+            f"head_dim {p.head_dim.value()}, θ {p.theta.value():g}, "
+            f"{self.layout_choice.currentData()} layout, {self.dtype.currentData()}"
         )
 
     def draw(self, frame: RopeFrame) -> None:
