@@ -195,6 +195,7 @@ def test_storm_of_input_ends_with_the_right_frames(window, qtbot):
                 "relative": lambda f: f.distances.values,
                 "rope": lambda f: f.table,
                 "extension": lambda f: f.ratio,
+                "compare": lambda f: np.stack((f.sinusoidal, f.t5, f.shaw, *f.alibi)),
             }[tab.name]
             np.testing.assert_array_equal(pick(tab.frame), pick(expected))
     finally:

@@ -220,7 +220,6 @@ class RelativeTab(Tab):
         set_title(
             self.table_view.plot,
             f"(b) Sinusoidal relative table R[{p.query_position}, j, :]",
-            size="12pt",
         )
         _show(self.table_view, frame.relative_table, (p.d_model, p.seq_len), levels=(-1.0, 1.0))
         _show(self.bucket_view, frame.buckets, square, levels=(0.0, p.num_buckets - 1.0))
