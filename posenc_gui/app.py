@@ -346,7 +346,7 @@ class MainWindow(QMainWindow):
         for index in range(self.tabs.count()):
             self.tab_at(index).apply_preset(preset)
         self.tabs.setCurrentWidget(self.tab(PRESET_TABS[preset.kind](preset)))
-        return f"Loaded {preset.name}"
+        return tr("Loaded {0}").format(preset.name)
 
     def import_config(self, data: bytes, source: str = "config.json") -> str:
         """Apply a model's config.json to the RoPE and extension tabs; returns a summary.
@@ -355,33 +355,32 @@ class MainWindow(QMainWindow):
         """
         config, scaling = read_config_json(data)
         self.apply_preset(Preset(source, "rope", config, "half", {"config": source}))
-        summary = (
-            f"Loaded {source}: {scaling.method} RoPE, head_dim {scaling.head_dim}, "
-            f"θ {scaling.base:g}"
+        summary = tr("Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}").format(
+            source, scaling.method, scaling.head_dim, scaling.base
         )
         ignored = scaling.ignored_keys
-        return summary + (f"; ignored keys: {', '.join(ignored)}" if ignored else "")
+        return summary + (tr("; ignored keys: {0}").format(", ".join(ignored)) if ignored else "")
 
     def _report(self, action: Callable[..., str], *args: object) -> None:
         """Run a user action: its summary in the status bar, or its refusal in a dialog."""
         try:
             self.statusBar().showMessage(action(*args), 15_000)
         except ValueError as exc:
-            QMessageBox.warning(self, "Not loaded", str(exc))
+            QMessageBox.warning(self, tr("Not done"), str(exc))
 
     def _open_config(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Open a model's config.json", "", "JSON (*.json);;All files (*)"
+            self, tr("Open a model's config.json"), "", tr("JSON (*.json);;All files (*)")
         )
         if path:
             self._report(lambda: self.import_config(read_file(path), Path(path).name))
 
     def _paste_config(self) -> None:
         text, ok = QInputDialog.getMultiLineText(
-            self, "Paste config.json", "A model's config.json (JSON):"
+            self, tr("Paste config.json"), tr("A model's config.json (JSON):")
         )
         if ok and text.strip():
-            self._report(self.import_config, text.encode("utf-8"), "pasted config.json")
+            self._report(self.import_config, text.encode("utf-8"), tr("pasted config.json"))
 
     def tab(self, name: str) -> Tab:
         """The tab whose objectName is ``name``."""
@@ -400,13 +399,15 @@ class MainWindow(QMainWindow):
         self.tab_at(self.tabs.currentIndex()).refresh()
 
     def _on_frame(self, channel: str, request_id: int, compute_ms: float) -> None:
-        self.timing_label.setText(f"{channel}: compute {compute_ms:.1f} ms")
+        self.timing_label.setText(tr("{0}: compute {1:.1f} ms").format(channel, compute_ms))
 
     def _on_failure(self, channel: str, message: str) -> None:
-        self.statusBar().showMessage(f"{channel}: computation failed — {message}", 10_000)
+        self.statusBar().showMessage(
+            tr("{0}: computation failed — {1}").format(channel, message), 10_000
+        )
 
     def _on_device(self, name: str) -> None:
-        self.device_label.setText(f"device: {name}")
+        self.device_label.setText(tr("device: {0}").format(name))
         for action in self.findChildren(QAction):
             if action.objectName() == f"device_{name}":
                 action.setChecked(True)

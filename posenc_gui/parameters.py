@@ -6,6 +6,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFormLayout, QWidget
 
 from posenc_gui.controls import IntControl, LogControl
+from posenc_gui.i18n import tr
 
 SEQ_LEN_RANGE = (1, 1 << 20)
 D_MODEL_RANGE = (2, 16384)
@@ -33,10 +34,10 @@ class ParameterPanel(QWidget):
         self.head_dim = IntControl("head_dim", *HEAD_DIM_RANGE, 128, step=2)
         self.theta = LogControl("theta", *THETA_RANGE, 10000.0)
         form = QFormLayout(self)
-        form.addRow("seq_len (positions)", self.seq_len)
-        form.addRow("d_model (even)", self.d_model)
-        form.addRow("head_dim (RoPE, even)", self.head_dim)
-        form.addRow("base θ (log scale)", self.theta)
+        form.addRow(tr("seq_len (positions)"), self.seq_len)
+        form.addRow(tr("d_model (even)"), self.d_model)
+        form.addRow(tr("head_dim (RoPE, even)"), self.head_dim)
+        form.addRow(tr("base θ (log scale)"), self.theta)
         for control in (self.seq_len, self.d_model, self.head_dim, self.theta):
             control.setToolTip(
                 f"{control.objectName()}: {control.box.minimum():g} … {control.box.maximum():g}"

@@ -7,14 +7,14 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
 from posenc_gui.controls import IntControl
 from posenc_gui.engine import Engine
 from posenc_gui.engine.absolute import AbsoluteFrame, AbsoluteParams, compute_absolute
-from posenc_gui.i18n import N_
+from posenc_gui.i18n import N_, tr
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.tabs.base import Tab, parse_indices
 from posenc_gui.views import Curve, CurvesView, HeatmapView
 from posenc_gui.views.style import set_title
 
 DEFAULT_SENTENCE = "我爱你，中国。"
-NOTE = (
+NOTE = N_(
     "PE[p, 2i] = sin(p·ω<sub>i</sub>), PE[p, 2i+1] = cos(p·ω<sub>i</sub>), "
     "ω<sub>i</sub> = θ<sup>−2i/d</sup>. PE(p)·PE(p+k) = Σ<sub>i</sub> cos(k·ω<sub>i</sub>) "
     "depends on k only."
@@ -30,37 +30,39 @@ class AbsoluteTab(Tab):
     ) -> None:
         super().__init__(engine, parameters, parent)
         self.layout_choice = QComboBox(objectName="layout")
-        self.layout_choice.addItem("interleaved (paper)", "interleaved")
-        self.layout_choice.addItem("concatenated [sin | cos]", "concat")
+        self.layout_choice.addItem(tr("interleaved (paper)"), "interleaved")
+        self.layout_choice.addItem(tr("concatenated [sin | cos]"), "concat")
         self.similarity = QComboBox(objectName="similarity")
-        self.similarity.addItem("dot product PE·PE", False)
-        self.similarity.addItem("cosine", True)
+        self.similarity.addItem(tr("dot product PE·PE"), False)
+        self.similarity.addItem(tr("cosine"), True)
         self.reference_position = IntControl(
             "reference_position", 0, parameters.seq_len.value() - 1, 0
         )
         self.dimensions = QLineEdit("0, 2, 8, 32", objectName="dimensions")
         self.tokens = QLineEdit(DEFAULT_SENTENCE, objectName="tokens")
-        self.label_tokens = QCheckBox("label positions with tokens", objectName="label_tokens")
-        note = QLabel(NOTE)
+        self.label_tokens = QCheckBox(tr("label positions with tokens"), objectName="label_tokens")
+        note = QLabel(tr(NOTE))
         note.setWordWrap(True)
         for label, widget in (
-            ("layout", self.layout_choice),
-            ("similarity", self.similarity),
-            ("reference position p", self.reference_position),
-            ("waveform dimensions", self.dimensions),
-            ("sentence", self.tokens),
+            (N_("layout"), self.layout_choice),
+            (N_("similarity"), self.similarity),
+            (N_("reference position p"), self.reference_position),
+            (N_("waveform dimensions"), self.dimensions),
+            (N_("sentence"), self.tokens),
         ):
-            self.controls.addRow(label, widget)
+            self.controls.addRow(tr(label), widget)
         for widget in (self.label_tokens, self.message, note):
             self.controls.addRow(widget)
 
-        self.table_view = HeatmapView("(a) PE[position, dimension]", "dimension", "position", "PE")
-        self.wave_view = CurvesView("(b) Waveforms PE[:, i]", "position", "PE")
+        self.table_view = HeatmapView(
+            tr("(a) PE[position, dimension]"), tr("dimension"), tr("position"), tr("PE")
+        )
+        self.wave_view = CurvesView(tr("(b) Waveforms PE[:, i]"), tr("position"), tr("PE"))
         self.similarity_view = HeatmapView(
-            "(c) Similarity PE·PEᵀ", "position", "position", "similarity"
+            tr("(c) Similarity PE·PEᵀ"), tr("position"), tr("position"), tr("similarity")
         )
         self.offset_view = CurvesView(
-            "(d) PE(p)·PE(p+k) against distance k", "distance k", "similarity"
+            tr("(d) PE(p)·PE(p+k) against distance k"), tr("distance k"), tr("similarity")
         )
         self.add_view(self.table_view, 0, 0)
         self.add_view(self.wave_view, 0, 1)
@@ -111,9 +113,11 @@ class AbsoluteTab(Tab):
             self.message.setText(str(exc))
         seq_len, d_model = self.parameters.seq_len.value(), self.parameters.d_model.value()
         if any(i >= d_model for i in dims):
-            self.message.setText(f"dimensions must be in [0, {d_model - 1}]; others are skipped")
+            self.message.setText(
+                tr("dimensions must be in [0, {0}]; others are skipped").format(d_model - 1)
+            )
         if self.label_tokens.isChecked() and not self.tokens.text():
-            self.message.setText("sentence must not be empty to label positions with tokens")
+            self.message.setText(tr("sentence must not be empty to label positions with tokens"))
         table_cols, table_rows = self.table_view.windows(d_model, seq_len)
         similarity_cols, similarity_rows = self.similarity_view.windows(seq_len, seq_len)
         return AbsoluteParams(
@@ -155,14 +159,14 @@ class AbsoluteTab(Tab):
         )
         self.wave_view.set_curves(
             [
-                Curve(f"dim {i}", frame.wave_x, wave)
+                Curve(tr("dim {0}").format(i), frame.wave_x, wave)
                 for i, wave in zip(frame.dimensions, frame.waveforms, strict=True)
             ],
             x_labels=labels,
             x_extent=(0, p.seq_len),
         )
-        kind = "cosine" if p.cosine else "PE·PEᵀ"
-        set_title(self.similarity_view.plot, f"(c) Similarity {kind}")
+        kind = tr("cosine") if p.cosine else "PE·PEᵀ"
+        set_title(self.similarity_view.plot, tr("(c) Similarity {0}").format(kind))
         similarity_labels = labels if len(frame.similarity_row_edges) == p.seq_len + 1 else None
         self.similarity_view.set_data(
             frame.similarity,
@@ -175,12 +179,12 @@ class AbsoluteTab(Tab):
         self.offset_view.set_curves(
             [
                 Curve(
-                    "Σ cos(k·ω_i) (closed form)",
+                    tr("Σ cos(k·ω_i) (closed form)"),
                     frame.closed_form_offsets,
                     frame.closed_form,
                     dashed=True,
                 ),
-                Curve(f"PE({reference})·PE(p+k)", frame.offsets, frame.by_offset),
+                Curve(tr("PE({0})·PE(p+k)").format(reference), frame.offsets, frame.by_offset),
             ],
             x_extent=(-(p.seq_len - 1), p.seq_len),
         )

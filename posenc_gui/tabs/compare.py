@@ -102,7 +102,7 @@ class CompareTab(Tab):
             (tr("seed (random q)"), self.seed),
             ("", self.log_distance),
         ):
-            self.controls.addRow(label, widget)
+            self.controls.addRow(tr(label), widget)
         for widget in (self.message, QLabel(tr(NOTE), wordWrap=True)):
             self.controls.addRow(widget)
 

@@ -14,7 +14,7 @@ from posenc_gui.controls import LogControl
 from posenc_gui.encodings.extension import BLENDED, INTERPOLATED, KEPT, METHODS, RopeScaling
 from posenc_gui.engine import Engine
 from posenc_gui.engine.extension import ExtensionFrame, ExtensionParams, compute_extension
-from posenc_gui.i18n import N_
+from posenc_gui.i18n import N_, tr
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.tabs.base import Tab
@@ -25,10 +25,10 @@ REGION_COLOURS = {KEPT: 3, BLENDED: 5, INTERPOLATED: 1}  # palette: green, orang
 SWEEP_MS = 40
 SWEEP_FRAMES = 200
 METHOD_LABELS = {
-    "default": "none (plain RoPE)",
-    "linear": "linear / position interpolation",
-    "ntk": "NTK-aware (static)",
-    "dynamic": "dynamic NTK",
+    "default": N_("none (plain RoPE)"),
+    "linear": N_("linear / position interpolation"),
+    "ntk": N_("NTK-aware (static)"),
+    "dynamic": N_("dynamic NTK"),
     "yarn": "YaRN",
     "llama3": "Llama 3",
     "longrope": "LongRoPE",
@@ -72,7 +72,7 @@ class ExtensionTab(Tab):
         super().__init__(engine, parameters, parent)
         self.method = QComboBox(objectName="method")
         for key in METHODS:
-            self.method.addItem(METHOD_LABELS[key], key)
+            self.method.addItem(tr(METHOD_LABELS[key]), key)
         self.method.setCurrentIndex(METHODS.index("yarn"))
         self.factor = LogControl("factor", 1.0, 64.0, 8.0, decimals=2)
         self.original_context = LogControl("original_context", *CONTEXT_RANGE, 8192, decimals=0)
@@ -82,58 +82,68 @@ class ExtensionTab(Tab):
         self.beta_slow = _spin("beta_slow", 0.01, 1024, 1.0, 0.5)
         self.mscale = _spin("mscale", 0.0, 16.0, 0.0, 0.1)
         self.mscale_all_dim = _spin("mscale_all_dim", 0.0, 16.0, 0.0, 0.1)
-        self.truncate = QCheckBox("YaRN: truncate the ramp", objectName="truncate", checked=True)
+        self.truncate = QCheckBox(
+            tr("YaRN: truncate the ramp"), objectName="truncate", checked=True
+        )
         self.low_freq_factor = _spin("low_freq_factor", 0.01, 64.0, 1.0)
         self.high_freq_factor = _spin("high_freq_factor", 0.01, 64.0, 4.0)
         self.factor_lists = QLabel(objectName="factor_lists", wordWrap=True)
-        self.sweep = QPushButton("Play dynamic-NTK sweep", objectName="sweep", checkable=True)
+        self.sweep = QPushButton(tr("Play dynamic-NTK sweep"), objectName="sweep", checkable=True)
         self.sweep_length = LogControl("sweep_length", *CONTEXT_RANGE, 8192, decimals=0)
         self.readout = QLabel(objectName="readout", wordWrap=True)
         self._lists: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
         self._show_lists(None)
         for label, widget in (
-            ("method", self.method),
-            ("factor s", self.factor),
-            ("original L0", self.original_context),
-            ("target context", self.target_context),
-            ("partial rotary", self.partial_rotary_factor),
-            ("YaRN beta_fast", self.beta_fast),
-            ("YaRN beta_slow", self.beta_slow),
-            ("YaRN mscale (0: unset)", self.mscale),
-            ("YaRN mscale_all_dim", self.mscale_all_dim),
+            (N_("method"), self.method),
+            (N_("factor s"), self.factor),
+            (N_("original L0"), self.original_context),
+            (N_("target context"), self.target_context),
+            (N_("partial rotary"), self.partial_rotary_factor),
+            (N_("YaRN beta_fast"), self.beta_fast),
+            (N_("YaRN beta_slow"), self.beta_slow),
+            (N_("YaRN mscale (0: unset)"), self.mscale),
+            (N_("YaRN mscale_all_dim"), self.mscale_all_dim),
             ("", self.truncate),
-            ("Llama 3 low_freq", self.low_freq_factor),
-            ("Llama 3 high_freq", self.high_freq_factor),
+            (N_("Llama 3 low_freq"), self.low_freq_factor),
+            (N_("Llama 3 high_freq"), self.high_freq_factor),
             ("", self.factor_lists),
-            ("sweep length", self.sweep_length),
+            (N_("sweep length"), self.sweep_length),
             ("", self.sweep),
         ):
-            self.controls.addRow(label, widget)
+            self.controls.addRow(tr(label), widget)
         for widget in (self.readout, self.message):
             self.controls.addRow(widget)
 
         self.wavelength_view = CurvesView(
-            "(a) Wavelength per pair", "pair i", "wavelength (positions)", legend_at="top left"
+            tr("(a) Wavelength per pair"),
+            tr("pair i"),
+            tr("wavelength (positions)"),
+            legend_at="top left",
         )
         self.wavelength_view.set_log(y=True)
         self.ratio_view = CurvesView(
-            "(b) θ'_i / θ_i per pair", "pair i", "ratio", legend_at="bottom left"
+            tr("(b) θ'_i / θ_i per pair"), tr("pair i"), tr("ratio"), legend_at="bottom left"
         )
         self.ratio_view.set_log(y=True)
-        self.decay_view = CurvesView("(c) Decay of q·k (q = k = 1)", "distance", "score")
+        self.decay_view = CurvesView(
+            tr("(c) Decay of q·k (q = k = 1)"), tr("distance"), tr("score")
+        )
         self.angle_view = CurvesView(
-            "(d) Angle budget per pair", "pair i", "largest angle (rad)", legend_at="top right"
+            tr("(d) Angle budget per pair"),
+            tr("pair i"),
+            tr("largest angle (rad)"),
+            legend_at="top right",
         )
         self.angle_view.set_log(y=True)
         self.dynamic_view = CurvesView(
-            "(f) Dynamic NTK: base against sequence length",
-            "sequence length",
-            "effective base",
+            tr("(f) Dynamic NTK: base against sequence length"),
+            tr("sequence length"),
+            tr("effective base"),
             legend_at="top left",
         )
-        self.add_page("frequencies", "Frequencies", [self.wavelength_view, self.ratio_view])
-        self.add_page("context", "Decay && angles", [self.decay_view, self.angle_view])
-        self.add_page("dynamic", "Dynamic NTK", [self.dynamic_view])
+        self.add_page("frequencies", tr("Frequencies"), [self.wavelength_view, self.ratio_view])
+        self.add_page("context", tr("Decay && angles"), [self.decay_view, self.angle_view])
+        self.add_page("dynamic", tr("Dynamic NTK"), [self.dynamic_view])
 
         self.timer = QTimer(self, interval=SWEEP_MS)
         self.timer.timeout.connect(self._advance_sweep)
@@ -157,7 +167,7 @@ class ExtensionTab(Tab):
             signal.connect(self.refresh)
 
     def _play(self, on: bool) -> None:
-        self.sweep.setText("Pause sweep" if on else "Play dynamic-NTK sweep")
+        self.sweep.setText(tr("Pause sweep") if on else tr("Play dynamic-NTK sweep"))
         self.timer.start() if on else self.timer.stop()
 
     def _advance_sweep(self) -> None:
@@ -173,8 +183,10 @@ class ExtensionTab(Tab):
         short, long = self._lists
         if method == "longrope" and not short:
             raise ValueError(
-                "longrope needs short_factor and long_factor lists: load a "
-                "LongRoPE preset or a config.json that has them"
+                tr(
+                    "longrope needs short_factor and long_factor lists: load a "
+                    "LongRoPE preset or a config.json that has them"
+                )
             )
         original = int(self.original_context.value())
         return RopeScaling(
@@ -261,9 +273,11 @@ class ExtensionTab(Tab):
     def _show_lists(self, source: str | None) -> None:
         short, long = self._lists
         self.factor_lists.setText(
-            f"LongRoPE factor lists: from {source} ({len(short)} short + {len(long)} long)"
+            tr("LongRoPE factor lists: from {0} ({1} short + {2} long)").format(
+                source, len(short), len(long)
+            )
             if source
-            else "LongRoPE factor lists: none (load a LongRoPE preset or config.json)"
+            else tr("LongRoPE factor lists: none (load a LongRoPE preset or config.json)")
         )
 
     def state(self) -> dict[str, Any]:
@@ -283,7 +297,7 @@ class ExtensionTab(Tab):
         if len(short) != len(long):
             raise ValueError("extension: longrope short_factor and long_factor differ in length")
         self._lists = (short, long)
-        self._show_lists("session" if short else None)
+        self._show_lists(tr("session") if short else None)
         super().set_state(state)
 
     def apply_preset(self, preset: Preset) -> None:
@@ -294,11 +308,16 @@ class ExtensionTab(Tab):
         p, s = frame.params, frame.params.scaling
         lines = [
             Line(s.original_context, f"L0 = {s.original_context:,}", vertical=False, color=0),
-            Line(p.target_context, f"target = {p.target_context:,}", vertical=False, color=2),
+            Line(
+                p.target_context,
+                tr("target = {0:,}").format(p.target_context),
+                vertical=False,
+                color=2,
+            ),
         ]
         self.wavelength_view.set_curves(
             [
-                Curve("original 2π/θ_i", frame.pairs, frame.wavelength_original, dashed=True),
+                Curve(tr("original 2π/θ_i"), frame.pairs, frame.wavelength_original, dashed=True),
                 Curve(f"{s.method} 2π/θ'_i", frame.pairs, frame.wavelength_scaled, color=1),
             ],
             lines=lines,
@@ -326,9 +345,9 @@ class ExtensionTab(Tab):
 
         self.decay_view.set_curves(
             [
-                Curve("original", frame.distances, frame.decay_original, dashed=True),
+                Curve(tr("original"), frame.distances, frame.decay_original, dashed=True),
                 Curve(
-                    f"{s.method} (× attention factor²)",
+                    tr("{0} (× attention factor²)").format(s.method),
                     frame.distances,
                     frame.decay_scaled,
                     color=1,
@@ -336,31 +355,36 @@ class ExtensionTab(Tab):
             ],
             lines=[
                 Line(s.original_context, "L0", color=0),
-                Line(p.target_context, "target", color=2),
+                Line(p.target_context, tr("target"), color=2),
             ],
             x_extent=(0, p.target_context),
         )
 
         self.angle_view.set_curves(
             [
-                Curve("within L0, original", frame.pairs, frame.angle_original, dashed=True),
-                Curve("within target, scaled", frame.pairs, frame.angle_target, color=1),
+                Curve(tr("within L0, original"), frame.pairs, frame.angle_original, dashed=True),
+                Curve(tr("within target, scaled"), frame.pairs, frame.angle_target, color=1),
                 Curve(
-                    "angles never seen in training",
+                    tr("angles never seen in training"),
                     frame.pairs[frame.unseen],
                     frame.angle_target[frame.unseen],
                     scatter=True,
                     color=2,
                 ),
             ],
-            lines=[Line(2 * np.pi, "2π: a full turn", vertical=False, color=0)],
+            lines=[Line(2 * np.pi, tr("2π: a full turn"), vertical=False, color=0)],
         )
 
         self.dynamic_view.set_curves(
             [
-                Curve(f"dynamic NTK, s = {s.factor:g}", frame.lengths, frame.dynamic_base, color=1),
                 Curve(
-                    f"length {p.sweep_length:,}",
+                    tr("dynamic NTK, s = {0:g}").format(s.factor),
+                    frame.lengths,
+                    frame.dynamic_base,
+                    color=1,
+                ),
+                Curve(
+                    tr("length {0:,}").format(p.sweep_length),
                     np.array([p.sweep_length]),
                     np.array([frame.sweep_base]),
                     scatter=True,
@@ -372,8 +396,16 @@ class ExtensionTab(Tab):
 
         counts = {region: frame.regions.count(region) for region in (KEPT, BLENDED, INTERPOLATED)}
         self.readout.setText(
-            f"attention factor (mscale) {frame.attention_factor:.4f} · effective base "
-            f"{frame.effective_base:,.6g} · pairs kept {counts[KEPT]}, blended {counts[BLENDED]}"
-            f", interpolated {counts[INTERPOLATED]} · {int(frame.unseen.sum())} pairs see angles "
-            f"never seen in training"
+            tr(
+                "attention factor (mscale) {0:.4f} · effective base {1:,.6g} · "
+                "pairs kept {2}, blended {3}, interpolated {4} · {5} pairs see "
+                "angles never seen in training"
+            ).format(
+                frame.attention_factor,
+                frame.effective_base,
+                counts[KEPT],
+                counts[BLENDED],
+                counts[INTERPOLATED],
+                int(frame.unseen.sum()),
+            )
         )

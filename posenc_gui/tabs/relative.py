@@ -14,7 +14,7 @@ from posenc_gui.engine.relative import (
     RelativeParams,
     compute_relative,
 )
-from posenc_gui.i18n import N_
+from posenc_gui.i18n import N_, tr
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.tabs.base import Tab
@@ -22,13 +22,13 @@ from posenc_gui.views import Curve, CurvesView, HeatmapView
 from posenc_gui.views.style import SEQUENTIAL, colormap, set_title
 
 SCHEME_LABELS = {
-    "sinusoidal": "sinusoidal relative (source article)",
-    "shaw": "Shaw et al. 2018 (clipped)",
-    "t5": "T5 buckets",
+    "sinusoidal": N_("sinusoidal relative (source article)"),
+    "shaw": N_("Shaw et al. 2018 (clipped)"),
+    "t5": N_("T5 buckets"),
     "alibi": "ALiBi",
 }
 SCHEME_PAGES = {"sinusoidal": "distances", "shaw": "distances", "t5": "t5", "alibi": "alibi"}
-NOTE = (
+NOTE = N_(
     "Score(q<sub>i</sub>, k<sub>j</sub>) = q<sub>i</sub>ᵀk<sub>j</sub> + b<sub>r(i,j)</sub>, "
     "r(i, j) = j − i. Row i of the sinusoidal relative table is the absolute table shifted "
     "by −i: R[i, j] = PE(j − i); for i = 0 it is the absolute table."
@@ -61,68 +61,93 @@ class RelativeTab(Tab):
         seq_len = parameters.seq_len.value()
         self.scheme = QComboBox(objectName="scheme")
         for key in SCHEMES:
-            self.scheme.addItem(SCHEME_LABELS[key], key)
+            self.scheme.addItem(tr(SCHEME_LABELS[key]), key)
         self.scheme.setCurrentIndex(SCHEMES.index("t5"))
         self.max_relative_position = IntControl("max_relative_position", 0, 512, 4)
         self.query_position = IntControl("query_position", 0, seq_len - 1, 0)
         self.num_buckets = IntControl("num_buckets", 4, 256, 32, step=2)
         self.max_distance = IntControl("max_distance", 9, 16384, 128)
         self.bidirectional = QCheckBox(
-            "bidirectional (else causal)", objectName="bidirectional", checked=True
+            tr("bidirectional (else causal)"), objectName="bidirectional", checked=True
         )
         self.n_heads = IntControl("n_heads", 1, 128, 8)
         self.head = IntControl("head", 1, 8, 1)
         self.causal = QCheckBox(
-            "causal (else symmetric |i − j|)", objectName="causal", checked=True
+            tr("causal (else symmetric |i − j|)"), objectName="causal", checked=True
         )
         self.seed = QSpinBox(objectName="seed", minimum=0, maximum=2**31 - 1)
-        note = QLabel(NOTE, wordWrap=True)
+        note = QLabel(tr(NOTE), wordWrap=True)
         self.window_note = QLabel(objectName="window_note", wordWrap=True)
         for label, widget in (
-            ("scheme", self.scheme),
-            ("Shaw clip k", self.max_relative_position),
-            ("query position i", self.query_position),
-            ("T5 num_buckets", self.num_buckets),
-            ("T5 max_distance", self.max_distance),
+            (N_("scheme"), self.scheme),
+            (N_("Shaw clip k"), self.max_relative_position),
+            (N_("query position i"), self.query_position),
+            (N_("T5 num_buckets"), self.num_buckets),
+            (N_("T5 max_distance"), self.max_distance),
             ("", self.bidirectional),
-            ("ALiBi n_heads", self.n_heads),
-            ("ALiBi head h", self.head),
+            (N_("ALiBi n_heads"), self.n_heads),
+            (N_("ALiBi head h"), self.head),
             ("", self.causal),
-            ("seed (q, k, tables)", self.seed),
+            (N_("seed (q, k, tables)"), self.seed),
         ):
-            self.controls.addRow(label, widget)
+            self.controls.addRow(tr(label), widget)
         for widget in (self.message, note, self.window_note):
             self.controls.addRow(widget)
 
-        self.distance_view = HeatmapView("(a) Relative distance j − i", "key j", "query i", "j − i")
+        self.distance_view = HeatmapView(
+            tr("(a) Relative distance j − i"), tr("key j"), tr("query i"), "j − i"
+        )
         self.table_view = HeatmapView(
-            "(b) Sinusoidal relative table R[i, j, :]", "dimension", "key j", "PE(j − i)"
+            tr("(b) Sinusoidal relative table R[i, j, :]"),
+            tr("dimension"),
+            tr("key j"),
+            tr("PE(j − i)"),
         )
         self.bucket_view = HeatmapView(
-            "(c) T5 bucket of j − i", "key j", "query i", "bucket", colormap_role=SEQUENTIAL
+            tr("(c) T5 bucket of j − i"),
+            tr("key j"),
+            tr("query i"),
+            tr("bucket"),
+            colormap_role=SEQUENTIAL,
         )
         self.bucket_curve_view = CurvesView(
-            "(c) T5 bucket against distance", "j − i", "bucket", legend_at="top left"
+            tr("(c) T5 bucket against distance"), "j − i", tr("bucket"), legend_at="top left"
         )
-        self.slope_view = CurvesView("(d) ALiBi slope per head", "head h", "slope m_h")
-        self.alibi_view = HeatmapView("(d) ALiBi bias, head 0", "key j", "query i", "bias")
+        self.slope_view = CurvesView(tr("(d) ALiBi slope per head"), tr("head h"), tr("slope m_h"))
+        self.alibi_view = HeatmapView(
+            tr("(d) ALiBi bias, head 0"), tr("key j"), tr("query i"), tr("bias")
+        )
         self.alibi_curve_view = CurvesView(
-            "(d) ALiBi bias against distance", "i − j", "bias −m_h·|i − j|", legend_at="bottom left"
+            tr("(d) ALiBi bias against distance"),
+            "i − j",
+            tr("bias −m_h·|i − j|"),
+            legend_at="bottom left",
         )
-        self.content_view = HeatmapView("(e) Content q_i·k_j/√d", "key j", "query i", "score")
-        self.bias_view = HeatmapView("(e) Bias b_r(i,j)", "key j", "query i", "bias")
-        self.total_view = HeatmapView("(e) Sum", "key j", "query i", "score")
+        self.content_view = HeatmapView(
+            tr("(e) Content q_i·k_j/√d"), tr("key j"), tr("query i"), tr("score")
+        )
+        self.bias_view = HeatmapView(
+            tr("(e) Bias b_r(i,j)"), tr("key j"), tr("query i"), tr("bias")
+        )
+        self.total_view = HeatmapView(tr("(e) Sum"), tr("key j"), tr("query i"), tr("score"))
         self.attention_view = HeatmapView(
-            "(e) softmax over j", "key j", "query i", "attention", colormap_role=SEQUENTIAL
+            tr("(e) softmax over j"),
+            tr("key j"),
+            tr("query i"),
+            tr("attention"),
+            colormap_role=SEQUENTIAL,
         )
-        self.add_page("distances", "Distances && table", [self.distance_view, self.table_view])
-        self.add_page("t5", "T5 buckets", [self.bucket_view, self.bucket_curve_view])
+        self.add_page("distances", tr("Distances && table"), [self.distance_view, self.table_view])
+        self.add_page("t5", tr("T5 buckets"), [self.bucket_view, self.bucket_curve_view])
         self.add_page(
-            "alibi", "ALiBi", [self.alibi_view, self.alibi_curve_view, self.slope_view], columns=2
+            "alibi",
+            tr("ALiBi"),
+            [self.alibi_view, self.alibi_curve_view, self.slope_view],
+            columns=2,
         )
         self.add_page(
             "scores",
-            "Score formula",
+            tr("Score formula"),
             [self.content_view, self.bias_view, self.total_view, self.attention_view],
             columns=2,
         )
@@ -214,19 +239,19 @@ class RelativeTab(Tab):
     def draw(self, frame: RelativeFrame) -> None:
         p = frame.params
         square = (p.seq_len, p.seq_len)
-        clip = f", clipped to ±{p.max_relative_position}" if p.scheme == "shaw" else ""
-        set_title(self.distance_view.plot, f"(a) Relative distance j − i{clip}")
+        clip = tr(", clipped to ±{0}").format(p.max_relative_position) if p.scheme == "shaw" else ""
+        set_title(self.distance_view.plot, tr("(a) Relative distance j − i{0}").format(clip))
         _show(self.distance_view, frame.distances, square)
         set_title(
             self.table_view.plot,
-            f"(b) Sinusoidal relative table R[{p.query_position}, j, :]",
+            tr("(b) Sinusoidal relative table R[{0}, j, :]").format(p.query_position),
         )
         _show(self.table_view, frame.relative_table, (p.d_model, p.seq_len), levels=(-1.0, 1.0))
         _show(self.bucket_view, frame.buckets, square, levels=(0.0, p.num_buckets - 1.0))
         self.bucket_curve_view.set_curves(
             [
                 Curve(
-                    f"{p.num_buckets} buckets, max_distance {p.max_distance}",
+                    tr("{0} buckets, max_distance {1}").format(p.num_buckets, p.max_distance),
                     frame.bucket_x,
                     frame.bucket_by_distance,
                 )
@@ -236,14 +261,14 @@ class RelativeTab(Tab):
 
         heads = np.arange(1, p.n_heads + 1)
         self.slope_view.set_curves([Curve("m_h", heads, frame.slopes, scatter=True)])
-        kind = "causal" if p.causal else "symmetric"
-        self.alibi_view.plot.setTitle(f"(d) ALiBi head {p.head}, {kind}")
+        kind = tr("causal") if p.causal else tr("symmetric")
+        set_title(self.alibi_view.plot, tr("(d) ALiBi head {0}, {1}").format(p.head, kind))
         _show(self.alibi_view, frame.alibi_matrix, square)
         colours = colormap(SEQUENTIAL)
         self.alibi_curve_view.set_curves(
             [
                 Curve(
-                    f"head {h + 1}" if h in (0, p.n_heads - 1) else "",
+                    tr("head {0}").format(h + 1) if h in (0, p.n_heads - 1) else "",
                     frame.alibi_x,
                     curve,
                     color=colours.map(h / max(1, p.n_heads - 1), mode="qcolor").name(),
@@ -254,7 +279,7 @@ class RelativeTab(Tab):
         )
 
         window = np.arange(frame.window + 1)
-        set_title(self.bias_view.plot, f"(e) Bias: {p.scheme}")
+        set_title(self.bias_view.plot, tr("(e) Bias: {0}").format(p.scheme))
         for view, values in (
             (self.content_view, frame.content),
             (self.bias_view, frame.bias),
@@ -262,8 +287,9 @@ class RelativeTab(Tab):
         ):
             view.set_data(values, x_edges=window, y_edges=window)
         self.window_note.setText(
-            f"Score formula (e) over positions 0 … {frame.window - 1}"
-            f" with seeded random q, k (d = {p.d_model})."
+            tr(
+                "Score formula (e) over positions 0 … {0} with seeded random q, k (d = {1})."
+            ).format(frame.window - 1, p.d_model)
         )
         self.attention_view.set_data(
             frame.attention,

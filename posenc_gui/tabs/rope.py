@@ -28,7 +28,7 @@ from posenc_gui.engine.rope import (
     compute_rope,
     compute_rotation,
 )
-from posenc_gui.i18n import N_
+from posenc_gui.i18n import N_, tr
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.tabs.base import Tab, parse_indices
@@ -39,7 +39,7 @@ from posenc_gui.views.style import CYCLIC, DIVERGING, SEQUENTIAL, set_title
 MAX_PANELS = 16
 ANIMATION_MS = 33  # ~30 frames per second
 SWEEP_FRAMES = 300  # a whole sequence plays in about ten seconds
-NOTE = (
+NOTE = N_(
     "Pair i of q at position m turns by m·θ<sub>i</sub>, θ<sub>i</sub> = θ<sup>−2i/d</sup>; "
     "(R<sub>m</sub>q)·(R<sub>n</sub>k) depends on n − m only."
 )
@@ -60,94 +60,108 @@ class RopeTab(Tab):
         super().__init__(engine, parameters, parent)
         seq_len = parameters.seq_len.value()
         self.layout_choice = QComboBox(objectName="layout")
-        self.layout_choice.addItem("interleaved (Meta LLaMA, GPT-J)", "interleaved")
-        self.layout_choice.addItem("half (GPT-NeoX, Hugging Face)", "half")
+        self.layout_choice.addItem(tr("interleaved (Meta LLaMA, GPT-J)"), "interleaved")
+        self.layout_choice.addItem(tr("half (GPT-NeoX, Hugging Face)"), "half")
         self.query = QComboBox(objectName="query")
-        self.query.addItem("q = k = all ones", "ones")
-        self.query.addItem("random q, k (seeded)", "random")
+        self.query.addItem(tr("q = k = all ones"), "ones")
+        self.query.addItem(tr("random q, k (seeded)"), "random")
         self.seed = QSpinBox(objectName="seed", minimum=0, maximum=2**31 - 1)
         self.table = QComboBox(objectName="table")
-        for label, key in (("angle m·θ mod 2π", "angle"), ("cos(m·θ)", "cos"), ("sin(m·θ)", "sin")):
-            self.table.addItem(label, key)
+        for label, key in (
+            (N_("angle m·θ mod 2π"), "angle"),
+            ("cos(m·θ)", "cos"),
+            ("sin(m·θ)", "sin"),
+        ):
+            self.table.addItem(tr(label), key)
         self.pair_count = IntControl("pair_count", 1, MAX_PANELS, 8)
         self.pairs = QLineEdit(objectName="pairs", placeholderText="auto: spread evenly")
         self.position = IntControl("position", 0, seq_len - 1, min(10, seq_len - 1))
-        self.play = QPushButton("Play", objectName="play", checkable=True)
+        self.play = QPushButton(tr("Play"), objectName="play", checkable=True)
         self.query_position = IntControl("query_position", 0, seq_len - 1, 2)
         self.key_position = IntControl("key_position", 0, seq_len - 1, min(5, seq_len - 1))
         self.shift = IntControl("shift", 0, seq_len - 1, 0)
-        self.log_distance = QCheckBox("logarithmic distance axis", objectName="log_distance")
+        self.log_distance = QCheckBox(tr("logarithmic distance axis"), objectName="log_distance")
         self.dtype = QComboBox(objectName="dtype")
         for name in DTYPES:
             self.dtype.addItem(name, name)
         self.dtype.setCurrentText("bfloat16")
         self.readout = QLabel(objectName="invariance_readout", wordWrap=True)
-        note = QLabel(NOTE, wordWrap=True)
+        note = QLabel(tr(NOTE), wordWrap=True)
         for label, widget in (
-            ("layout", self.layout_choice),
-            ("q and k", self.query),
-            ("seed", self.seed),
-            ("table", self.table),
-            ("rotation panels", self.pair_count),
-            ("pairs shown", self.pairs),
-            ("position m", self.position),
+            (N_("layout"), self.layout_choice),
+            (N_("q and k"), self.query),
+            (N_("seed"), self.seed),
+            (N_("table"), self.table),
+            (N_("rotation panels"), self.pair_count),
+            (N_("pairs shown"), self.pairs),
+            (N_("position m"), self.position),
             ("", self.play),
-            ("query position m", self.query_position),
-            ("key position n", self.key_position),
-            ("shift t", self.shift),
+            (N_("query position m"), self.query_position),
+            (N_("key position n"), self.key_position),
+            (N_("shift t"), self.shift),
             ("", self.log_distance),
-            ("precision dtype", self.dtype),
+            (N_("precision dtype"), self.dtype),
         ):
-            self.controls.addRow(label, widget)
+            self.controls.addRow(tr(label), widget)
         for widget in (self.readout, self.message, note):
             self.controls.addRow(widget)
 
-        self.table_view = HeatmapView("(a) Angle m·θ_i mod 2π", "pair i", "position m", "value")
+        self.table_view = HeatmapView(
+            tr("(a) Angle m·θ_i mod 2π"), tr("pair i"), tr("position m"), tr("value")
+        )
         self.spectrum_view = CurvesView(
-            "(e) Wavelength 2π/θ_i per pair",
-            "pair i",
-            "wavelength (positions)",
+            tr("(e) Wavelength 2π/θ_i per pair"),
+            tr("pair i"),
+            tr("wavelength (positions)"),
             legend_at="top left",
         )
         self.spectrum_view.set_log(y=True)
         self.rotation_view = RotationView()
         self.invariance_view = CurvesView(
-            "(c) Relative invariance: shift both by t",
-            "shift t",
-            "score",
+            tr("(c) Relative invariance: shift both by t"),
+            tr("shift t"),
+            tr("score"),
             legend_at="middle left",
         )
         self.decay_view = CurvesView(
-            "(d) Long-term decay of q·k", "relative distance n − m", "score"
+            tr("(d) Long-term decay of q·k"), tr("relative distance n − m"), tr("score")
         )
         self.layout_view = HeatmapView(
-            "(f) Pair of each channel", "channel", "layout", "pair", colormap_role=SEQUENTIAL
+            tr("(f) Pair of each channel"),
+            tr("channel"),
+            tr("layout"),
+            tr("pair"),
+            colormap_role=SEQUENTIAL,
         )
         self.permutation_view = CurvesView(
-            "(f) Permutation P: half channel j holds interleaved channel P[j]",
-            "half-layout channel j",
-            "interleaved channel P[j]",
+            tr("(f) Permutation P: half channel j holds interleaved channel P[j]"),
+            tr("half-layout channel j"),
+            tr("interleaved channel P[j]"),
             legend_at="top left",
         )
         self.error_view = HeatmapView(
-            "(g) log₁₀ |cos − cos₆₄|",
-            "pair i",
-            "position m",
-            "log₁₀ error",
+            tr("(g) log₁₀ |cos − cos₆₄|"),
+            tr("pair i"),
+            tr("position m"),
+            tr("log₁₀ error"),
             colormap_role=SEQUENTIAL,
         )
         self.error_curve_view = CurvesView(
-            "(g) Worst |cos − cos₆₄| over pairs",
-            "position m",
-            "|error|",
+            tr("(g) Worst |cos − cos₆₄| over pairs"),
+            tr("position m"),
+            tr("|error|"),
             legend_at="bottom right",
         )
         self.error_curve_view.set_log(y=True)
-        self.add_page("tables", "Tables && spectrum", [self.table_view, self.spectrum_view])
-        self.add_page("rotation", "Rotation", [self.rotation_view])
-        self.add_page("invariance", "Invariance && decay", [self.invariance_view, self.decay_view])
-        self.add_page("layouts", "Layouts", [self.layout_view, self.permutation_view], columns=1)
-        self.add_page("precision", "Precision", [self.error_view, self.error_curve_view])
+        self.add_page("tables", tr("Tables && spectrum"), [self.table_view, self.spectrum_view])
+        self.add_page("rotation", tr("Rotation"), [self.rotation_view])
+        self.add_page(
+            "invariance", tr("Invariance && decay"), [self.invariance_view, self.decay_view]
+        )
+        self.add_page(
+            "layouts", tr("Layouts"), [self.layout_view, self.permutation_view], columns=1
+        )
+        self.add_page("precision", tr("Precision"), [self.error_view, self.error_curve_view])
 
         self.timer = QTimer(self, interval=ANIMATION_MS)
         self.timer.timeout.connect(self._advance)
@@ -228,7 +242,9 @@ class RopeTab(Tab):
             chosen = spread_pairs(self.pair_count.value(), n_pairs)
             self.message.setText(str(exc))
         if any(not 0 <= i < n_pairs for i in chosen):
-            self.message.setText(f"pairs must be in [0, {n_pairs - 1}]; others are skipped")
+            self.message.setText(
+                tr("pairs must be in [0, {0}]; others are skipped").format(n_pairs - 1)
+            )
         return RotationParams(
             self.parameters.head_dim.value(),
             self.parameters.theta.value(),
@@ -272,7 +288,7 @@ class RopeTab(Tab):
         pairs = np.arange(len(frame.wavelengths))
         if p.table == "angle":
             self.table_view.set_colormap(CYCLIC)
-            set_title(self.table_view.plot, "(a) Angle m·θ_i mod 2π")
+            set_title(self.table_view.plot, tr("(a) Angle m·θ_i mod 2π"))
             levels = (0.0, 2 * np.pi)
         else:
             self.table_view.set_colormap(DIVERGING)
@@ -291,21 +307,21 @@ class RopeTab(Tab):
         self.spectrum_view.set_curves(
             [
                 Curve(
-                    "completes a turn within seq_len",
+                    tr("completes a turn within seq_len"),
                     pairs[~unfinished],
                     frame.wavelengths[~unfinished],
                     scatter=True,
                     color=1,
                 ),
                 Curve(
-                    "never completes a turn within seq_len",
+                    tr("never completes a turn within seq_len"),
                     pairs[unfinished],
                     frame.wavelengths[unfinished],
                     scatter=True,
                     color=2,
                 ),
             ],
-            lines=[Line(p.seq_len, f"seq_len = {p.seq_len}", vertical=False, color=0)],
+            lines=[Line(p.seq_len, tr("seq_len = {0}").format(p.seq_len), vertical=False, color=0)],
         )
 
         score = frame.score_at_shift
@@ -320,7 +336,7 @@ class RopeTab(Tab):
                     frame.rotated_scores,
                 ),
                 Curve(
-                    "unrotated q·k",
+                    tr("unrotated q·k"),
                     frame.shifts,
                     np.full_like(frame.shifts, frame.unrotated_score),
                     dashed=True,
@@ -330,9 +346,11 @@ class RopeTab(Tab):
             x_extent=(0, p.seq_len),
         )
         self.readout.setText(
-            f"m = {p.query_position}, n = {p.key_position}, t = {p.shift}: RoPE score "
-            f"{score:.10g}; largest |score(t) − score(0)| over the t drawn: {drift:.2e}; "
-            f"unrotated q·k = {frame.unrotated_score:.10g}"
+            tr(
+                "m = {0}, n = {1}, t = {2}: RoPE score {3:.10g}; largest "
+                "|score(t) − score(0)| over the t drawn: {4:.2e}; unrotated q·k ="
+                " {5:.10g}"
+            ).format(p.query_position, p.key_position, p.shift, score, drift, frame.unrotated_score)
         )
 
         d = frame.distances
@@ -340,12 +358,12 @@ class RopeTab(Tab):
         keep = d > 0 if log else np.ones_like(d, dtype=bool)
         self.decay_view.set_curves(
             [
-                Curve("q = k = 1 (RoFormer §3.4.3)", d[keep], frame.decay_ones[keep]),
-                Curve("random q, k: mean", d[keep], frame.decay_mean[keep], color=1),
+                Curve(tr("q = k = 1 (RoFormer §3.4.3)"), d[keep], frame.decay_ones[keep]),
+                Curve(tr("random q, k: mean"), d[keep], frame.decay_mean[keep], color=1),
             ],
             bands=[
                 Band(
-                    "random q, k: mean ± std",
+                    tr("random q, k: mean ± std"),
                     d[keep],
                     (frame.decay_mean - frame.decay_std)[keep],
                     (frame.decay_mean + frame.decay_std)[keep],
@@ -373,18 +391,21 @@ class RopeTab(Tab):
             levels=(low, max(high, low + 1.0)),
             extent=(n_pairs, p.seq_len),
         )
-        sampled = " (sampled)" if frame.error_sampled else ""
-        set_title(self.error_view.plot, f"(g) log₁₀ |cos − cos₆₄|{sampled}")
+        sampled = tr(" (sampled)") if frame.error_sampled else ""
+        set_title(self.error_view.plot, tr("(g) log₁₀ |cos − cos₆₄|{0}").format(sampled))
         if frame.error_sampled:
             self.message.setText(
-                f"Precision views: over {EXACT_ERROR_POSITIONS:,} positions each pixel shows "
-                "the error at its first position (rounding errors have no closed-form mean)"
+                tr(
+                    "Precision views: over {0:,} positions each pixel shows the "
+                    "error at its first position (rounding errors have no closed-"
+                    "form mean)"
+                ).format(EXACT_ERROR_POSITIONS)
             )
         finite = np.isfinite(frame.error_by_position)
         self.error_curve_view.set_curves(
             [
                 Curve(
-                    f"{p.dtype}: max |cos error|{sampled}",
+                    tr("{0}: max |cos error|{1}").format(p.dtype, sampled),
                     frame.error_x[finite],
                     np.maximum(frame.error_by_position[finite], ERROR_FLOOR),
                 )
@@ -393,15 +414,19 @@ class RopeTab(Tab):
         )
         if frame.unrepresentable:
             self.message.setText(
-                f"{p.dtype} cannot hold {frame.unrepresentable} of the "
-                f"positions (above {float(np.finfo(np.float16).max):g} for "
-                "float16): they are left out of the precision views"
+                tr(
+                    "{0} cannot hold {1} of the positions (above {2:g} for "
+                    "float16): they are left out of the precision views"
+                ).format(p.dtype, frame.unrepresentable, float(np.finfo(np.float16).max))
             )
 
     def draw_rotation(self, frame: RotationFrame) -> None:
         self.rotation_view.set_panels(
             [
-                RotationPanel(f"pair {i}<br>θ = {theta:.3g}, λ = {2 * np.pi / theta:.4g}", trail)
+                RotationPanel(
+                    tr("pair {0}<br>θ = {1:.3g}, λ = {2:.4g}").format(i, theta, 2 * np.pi / theta),
+                    trail,
+                )
                 for i, theta, trail in zip(frame.pairs, frame.inv_freq, frame.trails, strict=True)
             ]
         )

@@ -1,0 +1,1123 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+  <context>
+    <name />
+    <message>
+      <source>&amp;Light theme</source>
+      <translation>浅色主题(&amp;L)</translation>
+    </message>
+    <message>
+      <source>&amp;Dark theme</source>
+      <translation>深色主题(&amp;D)</translation>
+    </message>
+    <message>
+      <source>Sequential colormap</source>
+      <translation>顺序色图</translation>
+    </message>
+    <message>
+      <source>Diverging colormap</source>
+      <translation>发散色图</translation>
+    </message>
+    <message>
+      <source>Cyclic colormap</source>
+      <translation>循环色图</translation>
+    </message>
+    <message>
+      <source>posenc-gui — positional encodings</source>
+      <translation>posenc-gui — 位置编码</translation>
+    </message>
+    <message>
+      <source>Shared parameters</source>
+      <translation>共享参数</translation>
+    </message>
+    <message>
+      <source>&amp;File</source>
+      <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+      <source>&amp;Open config.json…</source>
+      <translation>打开 config.json(&amp;O)…</translation>
+    </message>
+    <message>
+      <source>&amp;Paste config.json…</source>
+      <translation>粘贴 config.json(&amp;P)…</translation>
+    </message>
+    <message>
+      <source>Open &amp;session…</source>
+      <translation>打开会话(&amp;S)…</translation>
+    </message>
+    <message>
+      <source>&amp;Save session as…</source>
+      <translation>会话另存为(&amp;A)…</translation>
+    </message>
+    <message>
+      <source>&amp;Export or copy a view…</source>
+      <translation>导出或复制视图(&amp;E)…</translation>
+    </message>
+    <message>
+      <source>&amp;Quit</source>
+      <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+      <source>&amp;Presets</source>
+      <translation>预设(&amp;P)</translation>
+    </message>
+    <message>
+      <source>&amp;View</source>
+      <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+      <source>&amp;Presentation mode (larger fonts, thicker lines)</source>
+      <translation>演示模式（更大字体、更粗线条）(&amp;P)</translation>
+    </message>
+    <message>
+      <source>&amp;Language</source>
+      <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+      <source>&amp;Device</source>
+      <translation>设备(&amp;D)</translation>
+    </message>
+    <message>
+      <source>&amp;Help</source>
+      <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+      <source>&amp;About posenc-gui</source>
+      <translation>关于 posenc-gui(&amp;A)</translation>
+    </message>
+    <message>
+      <source>About posenc-gui</source>
+      <translation>关于 posenc-gui</translation>
+    </message>
+    <message>
+      <source>Open a session</source>
+      <translation>打开会话</translation>
+    </message>
+    <message>
+      <source>posenc-gui session (*.json);;All files (*)</source>
+      <translation>posenc-gui 会话 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <source>Save the session</source>
+      <translation>保存会话</translation>
+    </message>
+    <message>
+      <source>posenc-gui session (*.json)</source>
+      <translation>posenc-gui 会话 (*.json)</translation>
+    </message>
+    <message>
+      <source>Open a model's config.json</source>
+      <translation>打开模型的 config.json</translation>
+    </message>
+    <message>
+      <source>JSON (*.json);;All files (*)</source>
+      <translation>JSON (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <source>Paste config.json</source>
+      <translation>粘贴 config.json</translation>
+    </message>
+    <message>
+      <source>A model's config.json (JSON):</source>
+      <translation>模型的 config.json（JSON）：</translation>
+    </message>
+    <message>
+      <source>Export or copy a view</source>
+      <translation>导出或复制视图</translation>
+    </message>
+    <message>
+      <source>caption with the parameters</source>
+      <translation>附带参数说明</translation>
+    </message>
+    <message>
+      <source>view</source>
+      <translation>视图</translation>
+    </message>
+    <message>
+      <source>PNG resolution</source>
+      <translation>PNG 分辨率</translation>
+    </message>
+    <message>
+      <source>Save…</source>
+      <translation>保存…</translation>
+    </message>
+    <message>
+      <source>Copy image</source>
+      <translation>复制图像</translation>
+    </message>
+    <message>
+      <source>Export the view</source>
+      <translation>导出视图</translation>
+    </message>
+    <message>
+      <source>Loaded session {name}</source>
+      <translation>已载入会话 {name}</translation>
+    </message>
+    <message>
+      <source>Saved session {name}</source>
+      <translation>已保存会话 {name}</translation>
+    </message>
+    <message>
+      <source>Loaded {0}</source>
+      <translation>已载入 {0}</translation>
+    </message>
+    <message>
+      <source>Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}</source>
+      <translation>已载入 {0}：{1} RoPE，head_dim {2}，θ {3:g}</translation>
+    </message>
+    <message>
+      <source>pasted config.json</source>
+      <translation>粘贴的 config.json</translation>
+    </message>
+    <message>
+      <source>Transformer positional encodings made visible: absolute sinusoidal, relative and rotary.</source>
+      <translation>让 Transformer 位置编码看得见：绝对正弦、相对与旋转位置编码。</translation>
+    </message>
+    <message>
+      <source>Not done</source>
+      <translation>未完成</translation>
+    </message>
+    <message>
+      <source>{0}: compute {1:.1f} ms</source>
+      <translation>{0}：计算 {1:.1f} 毫秒</translation>
+    </message>
+    <message>
+      <source>{0}: computation failed — {1}</source>
+      <translation>{0}：计算失败 — {1}</translation>
+    </message>
+    <message>
+      <source>device: {0}</source>
+      <translation>设备：{0}</translation>
+    </message>
+    <message>
+      <source>Last session not restored: {reason}</source>
+      <translation>未恢复上次会话：{reason}</translation>
+    </message>
+    <message>
+      <source>; ignored keys: {0}</source>
+      <translation>；忽略的键：{0}</translation>
+    </message>
+    <message>
+      <source>Not exported</source>
+      <translation>未导出</translation>
+    </message>
+    <message>
+      <source>seq_len (positions)</source>
+      <translation>seq_len（位置数）</translation>
+    </message>
+    <message>
+      <source>d_model (even)</source>
+      <translation>d_model（偶数）</translation>
+    </message>
+    <message>
+      <source>head_dim (RoPE, even)</source>
+      <translation>head_dim（RoPE，偶数）</translation>
+    </message>
+    <message>
+      <source>base θ (log scale)</source>
+      <translation>底数 θ（对数刻度）</translation>
+    </message>
+    <message>
+      <source>PE[p, 2i] = sin(p·ω&lt;sub&gt;i&lt;/sub&gt;), PE[p, 2i+1] = cos(p·ω&lt;sub&gt;i&lt;/sub&gt;), ω&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;. PE(p)·PE(p+k) = Σ&lt;sub&gt;i&lt;/sub&gt; cos(k·ω&lt;sub&gt;i&lt;/sub&gt;) depends on k only.</source>
+      <translation>PE[p, 2i] = sin(p·ω&lt;sub&gt;i&lt;/sub&gt;)，PE[p, 2i+1] = cos(p·ω&lt;sub&gt;i&lt;/sub&gt;)，ω&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;。PE(p)·PE(p+k) = Σ&lt;sub&gt;i&lt;/sub&gt; cos(k·ω&lt;sub&gt;i&lt;/sub&gt;) 只取决于 k。</translation>
+    </message>
+    <message>
+      <source>Absolute</source>
+      <translation>绝对</translation>
+    </message>
+    <message>
+      <source>interleaved (paper)</source>
+      <translation>交错（论文）</translation>
+    </message>
+    <message>
+      <source>concatenated [sin | cos]</source>
+      <translation>拼接 [sin | cos]</translation>
+    </message>
+    <message>
+      <source>dot product PE·PE</source>
+      <translation>点积 PE·PE</translation>
+    </message>
+    <message>
+      <source>cosine</source>
+      <translation>余弦</translation>
+    </message>
+    <message>
+      <source>label positions with tokens</source>
+      <translation>用词元标注位置</translation>
+    </message>
+    <message>
+      <source>(a) PE[position, dimension]</source>
+      <translation>(a) PE[位置, 维度]</translation>
+    </message>
+    <message>
+      <source>dimension</source>
+      <translation>维度</translation>
+    </message>
+    <message>
+      <source>position</source>
+      <translation>位置</translation>
+    </message>
+    <message>
+      <source>PE</source>
+      <translation>PE</translation>
+    </message>
+    <message>
+      <source>(b) Waveforms PE[:, i]</source>
+      <translation>(b) 波形 PE[:, i]</translation>
+    </message>
+    <message>
+      <source>(c) Similarity PE·PEᵀ</source>
+      <translation>(c) 相似度 PE·PEᵀ</translation>
+    </message>
+    <message>
+      <source>similarity</source>
+      <translation>相似度</translation>
+    </message>
+    <message>
+      <source>(d) PE(p)·PE(p+k) against distance k</source>
+      <translation>(d) PE(p)·PE(p+k) 随距离 k 变化</translation>
+    </message>
+    <message>
+      <source>distance k</source>
+      <translation>距离 k</translation>
+    </message>
+    <message>
+      <source>layout</source>
+      <translation>布局</translation>
+    </message>
+    <message>
+      <source>reference position p</source>
+      <translation>参考位置 p</translation>
+    </message>
+    <message>
+      <source>waveform dimensions</source>
+      <translation>波形维度</translation>
+    </message>
+    <message>
+      <source>sentence</source>
+      <translation>句子</translation>
+    </message>
+    <message>
+      <source>sentence must not be empty to label positions with tokens</source>
+      <translation>用词元标注位置时句子不能为空</translation>
+    </message>
+    <message>
+      <source>(c) Similarity {0}</source>
+      <translation>(c) 相似度 {0}</translation>
+    </message>
+    <message>
+      <source>Σ cos(k·ω_i) (closed form)</source>
+      <translation>Σ cos(k·ω_i)（闭式解）</translation>
+    </message>
+    <message>
+      <source>dimensions must be in [0, {0}]; others are skipped</source>
+      <translation>维度须在 [0, {0}] 内；其余已跳过</translation>
+    </message>
+    <message>
+      <source>dim {0}</source>
+      <translation>维度 {0}</translation>
+    </message>
+    <message>
+      <source>PE({0})·PE(p+k)</source>
+      <translation>PE({0})·PE(p+k)</translation>
+    </message>
+    <message>
+      <source>Every curve is 1 at distance 0. Sinusoidal and RoPE: cosine similarity of one vector at positions p and p + k. ALiBi: e&lt;sup&gt;−m&lt;sub&gt;h&lt;/sub&gt;k&lt;/sup&gt;, the factor its bias multiplies attention by. T5 and Shaw: 1 − bucket (or clipped index) / the last one; flat where distances share a bucket or a vector and cannot be told apart.</source>
+      <translation>每条曲线在距离 0 处为 1。正弦与 RoPE：同一向量在位置 p 与 p + k 处的余弦相似度。ALiBi：e&lt;sup&gt;−m&lt;sub&gt;h&lt;/sub&gt;k&lt;/sup&gt;，即其偏置使注意力权重乘上的因子。T5 与 Shaw：1 − 桶号（或截断后的索引）/ 最大值；曲线平坦处的距离共用同一个桶或向量，模型无法区分。</translation>
+    </message>
+    <message>
+      <source>Principle</source>
+      <translation>原理</translation>
+    </message>
+    <message>
+      <source>Length generalisation</source>
+      <translation>长度外推</translation>
+    </message>
+    <message>
+      <source>Compute cost</source>
+      <translation>计算开销</translation>
+    </message>
+    <message>
+      <source>Typical use</source>
+      <translation>典型应用</translation>
+    </message>
+    <message>
+      <source>Implementation difficulty</source>
+      <translation>实现难度</translation>
+    </message>
+    <message>
+      <source>Sinusoidal</source>
+      <translation>正弦</translation>
+    </message>
+    <message>
+      <source>Fixed sin/cos waves of the position added to the token embedding</source>
+      <translation>把位置的固定 sin/cos 波加到词嵌入上</translation>
+    </message>
+    <message>
+      <source>Poor: defined at every position, but unseen positions degrade quality</source>
+      <translation>差：任何位置都有定义，但未见过的位置会降低效果</translation>
+    </message>
+    <message>
+      <source>Lowest: one table added once, at the input</source>
+      <translation>最低：只在输入处加一次编码表</translation>
+    </message>
+    <message>
+      <source>Original Transformer, encoder models</source>
+      <translation>原始 Transformer、编码器模型</translation>
+    </message>
+    <message>
+      <source>Easy</source>
+      <translation>简单</translation>
+    </message>
+    <message>
+      <source>Shaw</source>
+      <translation>Shaw</translation>
+    </message>
+    <message>
+      <source>A learned vector per clipped distance j − i, added to the keys inside attention</source>
+      <translation>每个截断后的距离 j − i 对应一个可学习向量，在注意力内部加到键上</translation>
+    </message>
+    <message>
+      <source>Good within the clip; farther distances share one vector</source>
+      <translation>截断范围内较好；更远的距离共用一个向量</translation>
+    </message>
+    <message>
+      <source>Higher: an extra q·a term for every (i, j) in every layer</source>
+      <translation>较高：每层每个 (i, j) 多一项 q·a</translation>
+    </message>
+    <message>
+      <source>Music Transformer, early relative-attention models</source>
+      <translation>Music Transformer、早期相对注意力模型</translation>
+    </message>
+    <message>
+      <source>Medium</source>
+      <translation>中等</translation>
+    </message>
+    <message>
+      <source>T5 bias</source>
+      <translation>T5 偏置</translation>
+    </message>
+    <message>
+      <source>A learned scalar per head and log-spaced distance bucket, added to the logits</source>
+      <translation>每个头、每个对数间隔的距离桶对应一个可学习标量，加到注意力 logits 上</translation>
+    </message>
+    <message>
+      <source>Fair: distances beyond max_distance share the last bucket</source>
+      <translation>一般：超过 max_distance 的距离共用最后一个桶</translation>
+    </message>
+    <message>
+      <source>Low: one L × L bias per head, shared by the layers</source>
+      <translation>低：每个头一个 L × L 偏置，各层共享</translation>
+    </message>
+    <message>
+      <source>T5, mT5, Flan-T5</source>
+      <translation>T5、mT5、Flan-T5</translation>
+    </message>
+    <message>
+      <source>ALiBi</source>
+      <translation>ALiBi</translation>
+    </message>
+    <message>
+      <source>A fixed linear penalty −m_h·|i − j| per head on the logits; no embedding</source>
+      <translation>每个头在 logits 上施加固定线性惩罚 −m_h·|i − j|；无需嵌入</translation>
+    </message>
+    <message>
+      <source>Strong: extrapolates beyond the training length</source>
+      <translation>强：可外推到训练长度之外</translation>
+    </message>
+    <message>
+      <source>Low: a fixed bias per head, no parameters</source>
+      <translation>低：每个头一个固定偏置，无参数</translation>
+    </message>
+    <message>
+      <source>BLOOM, MPT</source>
+      <translation>BLOOM、MPT</translation>
+    </message>
+    <message>
+      <source>RoPE</source>
+      <translation>RoPE</translation>
+    </message>
+    <message>
+      <source>Rotates each channel pair of q and k by m·θ_i; q·k depends on j − i only</source>
+      <translation>把 q 与 k 的每对通道旋转 m·θ_i；q·k 只取决于 j − i</translation>
+    </message>
+    <message>
+      <source>Fair; extended by interpolation, NTK, YaRN, Llama 3 scaling, LongRoPE</source>
+      <translation>一般；可用插值、NTK、YaRN、Llama 3 缩放、LongRoPE 扩展</translation>
+    </message>
+    <message>
+      <source>Low: an element-wise rotation of q and k in every layer</source>
+      <translation>低：每层对 q、k 做逐元素旋转</translation>
+    </message>
+    <message>
+      <source>LLaMA, Qwen, Mistral, DeepSeek, Gemma</source>
+      <translation>LLaMA、Qwen、Mistral、DeepSeek、Gemma</translation>
+    </message>
+    <message>
+      <source>Compare</source>
+      <translation>对比</translation>
+    </message>
+    <message>
+      <source>logarithmic distance axis</source>
+      <translation>距离轴用对数刻度</translation>
+    </message>
+    <message>
+      <source>Similarity against distance, normalised</source>
+      <translation>相似度随距离变化（归一化）</translation>
+    </message>
+    <message>
+      <source>relative distance k</source>
+      <translation>相对距离 k</translation>
+    </message>
+    <message>
+      <source>similarity (1 at k = 0)</source>
+      <translation>相似度（k = 0 时为 1）</translation>
+    </message>
+    <message>
+      <source>Shaw clip K</source>
+      <translation>Shaw 截断 K</translation>
+    </message>
+    <message>
+      <source>T5 num_buckets</source>
+      <translation>T5 num_buckets（桶数）</translation>
+    </message>
+    <message>
+      <source>T5 max_distance</source>
+      <translation>T5 max_distance（最大距离）</translation>
+    </message>
+    <message>
+      <source>ALiBi n_heads</source>
+      <translation>ALiBi n_heads（头数）</translation>
+    </message>
+    <message>
+      <source>seed (random q)</source>
+      <translation>随机种子（随机 q）</translation>
+    </message>
+    <message>
+      <source>RoPE random q: mean</source>
+      <translation>RoPE 随机 q：均值</translation>
+    </message>
+    <message>
+      <source>RoPE random q: mean ± std</source>
+      <translation>RoPE 随机 q：均值 ± 标准差</translation>
+    </message>
+    <message>
+      <source>ALiBi, heads 1 … {n} (steepest first)</source>
+      <translation>ALiBi，头 1 … {n}（最陡的在前）</translation>
+    </message>
+    <message>
+      <source>sinusoidal, d_model {d}</source>
+      <translation>正弦，d_model {d}</translation>
+    </message>
+    <message>
+      <source>RoPE q = 1, head_dim {d}</source>
+      <translation>RoPE q = 1，head_dim {d}</translation>
+    </message>
+    <message>
+      <source>T5, {n} buckets</source>
+      <translation>T5，{n} 个桶</translation>
+    </message>
+    <message>
+      <source>Shaw, K = {k}</source>
+      <translation>Shaw，K = {k}</translation>
+    </message>
+    <message>
+      <source>none (plain RoPE)</source>
+      <translation>无（原始 RoPE）</translation>
+    </message>
+    <message>
+      <source>linear / position interpolation</source>
+      <translation>线性 / 位置插值</translation>
+    </message>
+    <message>
+      <source>NTK-aware (static)</source>
+      <translation>NTK-aware（静态）</translation>
+    </message>
+    <message>
+      <source>dynamic NTK</source>
+      <translation>动态 NTK</translation>
+    </message>
+    <message>
+      <source>Context extension</source>
+      <translation>上下文扩展</translation>
+    </message>
+    <message>
+      <source>YaRN: truncate the ramp</source>
+      <translation>YaRN：截断斜坡</translation>
+    </message>
+    <message>
+      <source>Play dynamic-NTK sweep</source>
+      <translation>播放动态 NTK 扫描</translation>
+    </message>
+    <message>
+      <source>(a) Wavelength per pair</source>
+      <translation>(a) 每对通道的波长</translation>
+    </message>
+    <message>
+      <source>pair i</source>
+      <translation>通道对 i</translation>
+    </message>
+    <message>
+      <source>wavelength (positions)</source>
+      <translation>波长（位置数）</translation>
+    </message>
+    <message>
+      <source>(b) θ'_i / θ_i per pair</source>
+      <translation>(b) 每对通道的 θ'_i / θ_i</translation>
+    </message>
+    <message>
+      <source>ratio</source>
+      <translation>比值</translation>
+    </message>
+    <message>
+      <source>(c) Decay of q·k (q = k = 1)</source>
+      <translation>(c) q·k 的衰减（q = k = 1）</translation>
+    </message>
+    <message>
+      <source>distance</source>
+      <translation>距离</translation>
+    </message>
+    <message>
+      <source>score</source>
+      <translation>得分</translation>
+    </message>
+    <message>
+      <source>(d) Angle budget per pair</source>
+      <translation>(d) 每对通道的角度范围</translation>
+    </message>
+    <message>
+      <source>largest angle (rad)</source>
+      <translation>最大角度（弧度）</translation>
+    </message>
+    <message>
+      <source>(f) Dynamic NTK: base against sequence length</source>
+      <translation>(f) 动态 NTK：底数随序列长度变化</translation>
+    </message>
+    <message>
+      <source>sequence length</source>
+      <translation>序列长度</translation>
+    </message>
+    <message>
+      <source>effective base</source>
+      <translation>等效底数</translation>
+    </message>
+    <message>
+      <source>Frequencies</source>
+      <translation>频率</translation>
+    </message>
+    <message>
+      <source>Decay &amp;&amp; angles</source>
+      <translation>衰减与角度</translation>
+    </message>
+    <message>
+      <source>Dynamic NTK</source>
+      <translation>动态 NTK</translation>
+    </message>
+    <message>
+      <source>method</source>
+      <translation>方法</translation>
+    </message>
+    <message>
+      <source>factor s</source>
+      <translation>缩放因子 s</translation>
+    </message>
+    <message>
+      <source>original L0</source>
+      <translation>原始长度 L0</translation>
+    </message>
+    <message>
+      <source>target context</source>
+      <translation>目标上下文长度</translation>
+    </message>
+    <message>
+      <source>partial rotary</source>
+      <translation>部分旋转比例</translation>
+    </message>
+    <message>
+      <source>YaRN beta_fast</source>
+      <translation>YaRN beta_fast</translation>
+    </message>
+    <message>
+      <source>YaRN beta_slow</source>
+      <translation>YaRN beta_slow</translation>
+    </message>
+    <message>
+      <source>YaRN mscale (0: unset)</source>
+      <translation>YaRN mscale（0：未设置）</translation>
+    </message>
+    <message>
+      <source>YaRN mscale_all_dim</source>
+      <translation>YaRN mscale_all_dim</translation>
+    </message>
+    <message>
+      <source>Llama 3 low_freq</source>
+      <translation>Llama 3 low_freq（低频因子）</translation>
+    </message>
+    <message>
+      <source>Llama 3 high_freq</source>
+      <translation>Llama 3 high_freq（高频因子）</translation>
+    </message>
+    <message>
+      <source>sweep length</source>
+      <translation>扫描长度</translation>
+    </message>
+    <message>
+      <source>Pause sweep</source>
+      <translation>暂停扫描</translation>
+    </message>
+    <message>
+      <source>longrope needs short_factor and long_factor lists: load a LongRoPE preset or a config.json that has them</source>
+      <translation>longrope 需要 short_factor 与 long_factor 列表：请载入 LongRoPE 预设或含有它们的 config.json</translation>
+    </message>
+    <message>
+      <source>LongRoPE factor lists: none (load a LongRoPE preset or config.json)</source>
+      <translation>LongRoPE 因子列表：无（请载入 LongRoPE 预设或 config.json）</translation>
+    </message>
+    <message>
+      <source>session</source>
+      <translation>会话</translation>
+    </message>
+    <message>
+      <source>original 2π/θ_i</source>
+      <translation>原始 2π/θ_i</translation>
+    </message>
+    <message>
+      <source>original</source>
+      <translation>原始</translation>
+    </message>
+    <message>
+      <source>within L0, original</source>
+      <translation>L0 内，原始</translation>
+    </message>
+    <message>
+      <source>within target, scaled</source>
+      <translation>目标长度内，缩放后</translation>
+    </message>
+    <message>
+      <source>angles never seen in training</source>
+      <translation>训练中从未见过的角度</translation>
+    </message>
+    <message>
+      <source>attention factor (mscale) {0:.4f} · effective base {1:,.6g} · pairs kept {2}, blended {3}, interpolated {4} · {5} pairs see angles never seen in training</source>
+      <translation>注意力因子（mscale）{0:.4f} · 等效底数 {1:,.6g} · 保持 {2} 对，混合 {3} 对，插值 {4} 对 · {5} 对通道出现训练中未见过的角度</translation>
+    </message>
+    <message>
+      <source>LongRoPE factor lists: from {0} ({1} short + {2} long)</source>
+      <translation>LongRoPE 因子列表：来自 {0}（{1} 个短 + {2} 个长）</translation>
+    </message>
+    <message>
+      <source>target = {0:,}</source>
+      <translation>目标 = {0:,}</translation>
+    </message>
+    <message>
+      <source>target</source>
+      <translation>目标</translation>
+    </message>
+    <message>
+      <source>2π: a full turn</source>
+      <translation>2π：整一圈</translation>
+    </message>
+    <message>
+      <source>{0} (× attention factor²)</source>
+      <translation>{0}（× 注意力因子²）</translation>
+    </message>
+    <message>
+      <source>dynamic NTK, s = {0:g}</source>
+      <translation>动态 NTK，s = {0:g}</translation>
+    </message>
+    <message>
+      <source>length {0:,}</source>
+      <translation>长度 {0:,}</translation>
+    </message>
+    <message>
+      <source>Score(q&lt;sub&gt;i&lt;/sub&gt;, k&lt;sub&gt;j&lt;/sub&gt;) = q&lt;sub&gt;i&lt;/sub&gt;ᵀk&lt;sub&gt;j&lt;/sub&gt; + b&lt;sub&gt;r(i,j)&lt;/sub&gt;, r(i, j) = j − i. Row i of the sinusoidal relative table is the absolute table shifted by −i: R[i, j] = PE(j − i); for i = 0 it is the absolute table.</source>
+      <translation>Score(q&lt;sub&gt;i&lt;/sub&gt;, k&lt;sub&gt;j&lt;/sub&gt;) = q&lt;sub&gt;i&lt;/sub&gt;ᵀk&lt;sub&gt;j&lt;/sub&gt; + b&lt;sub&gt;r(i,j)&lt;/sub&gt;，r(i, j) = j − i。正弦相对编码表的第 i 行是把绝对编码表平移 −i：R[i, j] = PE(j − i)；i = 0 时就是绝对编码表。</translation>
+    </message>
+    <message>
+      <source>sinusoidal relative (source article)</source>
+      <translation>正弦相对编码（原文）</translation>
+    </message>
+    <message>
+      <source>Shaw et al. 2018 (clipped)</source>
+      <translation>Shaw 等 2018（截断）</translation>
+    </message>
+    <message>
+      <source>T5 buckets</source>
+      <translation>T5 分桶</translation>
+    </message>
+    <message>
+      <source>Relative</source>
+      <translation>相对</translation>
+    </message>
+    <message>
+      <source>bidirectional (else causal)</source>
+      <translation>双向（否则为因果）</translation>
+    </message>
+    <message>
+      <source>causal (else symmetric |i − j|)</source>
+      <translation>因果（否则为对称 |i − j|）</translation>
+    </message>
+    <message>
+      <source>(a) Relative distance j − i</source>
+      <translation>(a) 相对距离 j − i</translation>
+    </message>
+    <message>
+      <source>key j</source>
+      <translation>键 j</translation>
+    </message>
+    <message>
+      <source>query i</source>
+      <translation>查询 i</translation>
+    </message>
+    <message>
+      <source>(b) Sinusoidal relative table R[i, j, :]</source>
+      <translation>(b) 正弦相对编码表 R[i, j, :]</translation>
+    </message>
+    <message>
+      <source>PE(j − i)</source>
+      <translation>PE(j − i)</translation>
+    </message>
+    <message>
+      <source>(c) T5 bucket of j − i</source>
+      <translation>(c) j − i 的 T5 桶</translation>
+    </message>
+    <message>
+      <source>bucket</source>
+      <translation>桶</translation>
+    </message>
+    <message>
+      <source>(c) T5 bucket against distance</source>
+      <translation>(c) T5 桶随距离变化</translation>
+    </message>
+    <message>
+      <source>(d) ALiBi slope per head</source>
+      <translation>(d) 每个头的 ALiBi 斜率</translation>
+    </message>
+    <message>
+      <source>head h</source>
+      <translation>头 h</translation>
+    </message>
+    <message>
+      <source>slope m_h</source>
+      <translation>斜率 m_h</translation>
+    </message>
+    <message>
+      <source>(d) ALiBi bias, head 0</source>
+      <translation>(d) ALiBi 偏置，头 0</translation>
+    </message>
+    <message>
+      <source>bias</source>
+      <translation>偏置</translation>
+    </message>
+    <message>
+      <source>(d) ALiBi bias against distance</source>
+      <translation>(d) ALiBi 偏置随距离变化</translation>
+    </message>
+    <message>
+      <source>bias −m_h·|i − j|</source>
+      <translation>偏置 −m_h·|i − j|</translation>
+    </message>
+    <message>
+      <source>(e) Content q_i·k_j/√d</source>
+      <translation>(e) 内容项 q_i·k_j/√d</translation>
+    </message>
+    <message>
+      <source>(e) Bias b_r(i,j)</source>
+      <translation>(e) 偏置 b_r(i,j)</translation>
+    </message>
+    <message>
+      <source>(e) Sum</source>
+      <translation>(e) 总和</translation>
+    </message>
+    <message>
+      <source>(e) softmax over j</source>
+      <translation>(e) 对 j 做 softmax</translation>
+    </message>
+    <message>
+      <source>attention</source>
+      <translation>注意力</translation>
+    </message>
+    <message>
+      <source>Distances &amp;&amp; table</source>
+      <translation>距离与编码表</translation>
+    </message>
+    <message>
+      <source>Score formula</source>
+      <translation>得分公式</translation>
+    </message>
+    <message>
+      <source>causal</source>
+      <translation>因果</translation>
+    </message>
+    <message>
+      <source>symmetric</source>
+      <translation>对称</translation>
+    </message>
+    <message>
+      <source>scheme</source>
+      <translation>方案</translation>
+    </message>
+    <message>
+      <source>Shaw clip k</source>
+      <translation>Shaw 截断 k</translation>
+    </message>
+    <message>
+      <source>query position i</source>
+      <translation>查询位置 i</translation>
+    </message>
+    <message>
+      <source>ALiBi head h</source>
+      <translation>ALiBi 头 h</translation>
+    </message>
+    <message>
+      <source>seed (q, k, tables)</source>
+      <translation>随机种子（q、k、表）</translation>
+    </message>
+    <message>
+      <source>, clipped to ±{0}</source>
+      <translation>，截断到 ±{0}</translation>
+    </message>
+    <message>
+      <source>(a) Relative distance j − i{0}</source>
+      <translation>(a) 相对距离 j − i{0}</translation>
+    </message>
+    <message>
+      <source>(b) Sinusoidal relative table R[{0}, j, :]</source>
+      <translation>(b) 正弦相对编码表 R[{0}, j, :]</translation>
+    </message>
+    <message>
+      <source>(d) ALiBi head {0}, {1}</source>
+      <translation>(d) ALiBi 头 {0}，{1}</translation>
+    </message>
+    <message>
+      <source>(e) Bias: {0}</source>
+      <translation>(e) 偏置：{0}</translation>
+    </message>
+    <message>
+      <source>Score formula (e) over positions 0 … {0} with seeded random q, k (d = {1}).</source>
+      <translation>得分公式 (e) 覆盖位置 0 … {0}，使用带种子的随机 q、k（d = {1}）。</translation>
+    </message>
+    <message>
+      <source>{0} buckets, max_distance {1}</source>
+      <translation>{0} 个桶，max_distance {1}</translation>
+    </message>
+    <message>
+      <source>head {0}</source>
+      <translation>头 {0}</translation>
+    </message>
+    <message>
+      <source>Pair i of q at position m turns by m·θ&lt;sub&gt;i&lt;/sub&gt;, θ&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;; (R&lt;sub&gt;m&lt;/sub&gt;q)·(R&lt;sub&gt;n&lt;/sub&gt;k) depends on n − m only.</source>
+      <translation>位置 m 处 q 的第 i 对通道旋转 m·θ&lt;sub&gt;i&lt;/sub&gt;，θ&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;；(R&lt;sub&gt;m&lt;/sub&gt;q)·(R&lt;sub&gt;n&lt;/sub&gt;k) 只取决于 n − m。</translation>
+    </message>
+    <message>
+      <source>interleaved (Meta LLaMA, GPT-J)</source>
+      <translation>交错（Meta LLaMA、GPT-J）</translation>
+    </message>
+    <message>
+      <source>half (GPT-NeoX, Hugging Face)</source>
+      <translation>对半（GPT-NeoX、Hugging Face）</translation>
+    </message>
+    <message>
+      <source>q = k = all ones</source>
+      <translation>q = k = 全 1</translation>
+    </message>
+    <message>
+      <source>random q, k (seeded)</source>
+      <translation>随机 q、k（带种子）</translation>
+    </message>
+    <message>
+      <source>Play</source>
+      <translation>播放</translation>
+    </message>
+    <message>
+      <source>(a) Angle m·θ_i mod 2π</source>
+      <translation>(a) 角度 m·θ_i mod 2π</translation>
+    </message>
+    <message>
+      <source>position m</source>
+      <translation>位置 m</translation>
+    </message>
+    <message>
+      <source>value</source>
+      <translation>值</translation>
+    </message>
+    <message>
+      <source>(e) Wavelength 2π/θ_i per pair</source>
+      <translation>(e) 每对通道的波长 2π/θ_i</translation>
+    </message>
+    <message>
+      <source>(c) Relative invariance: shift both by t</source>
+      <translation>(c) 相对不变性：两者同时平移 t</translation>
+    </message>
+    <message>
+      <source>shift t</source>
+      <translation>平移 t</translation>
+    </message>
+    <message>
+      <source>(d) Long-term decay of q·k</source>
+      <translation>(d) q·k 的远程衰减</translation>
+    </message>
+    <message>
+      <source>relative distance n − m</source>
+      <translation>相对距离 n − m</translation>
+    </message>
+    <message>
+      <source>(f) Pair of each channel</source>
+      <translation>(f) 每个通道所属的通道对</translation>
+    </message>
+    <message>
+      <source>channel</source>
+      <translation>通道</translation>
+    </message>
+    <message>
+      <source>pair</source>
+      <translation>通道对</translation>
+    </message>
+    <message>
+      <source>(f) Permutation P: half channel j holds interleaved channel P[j]</source>
+      <translation>(f) 置换 P：对半布局通道 j 存放交错布局通道 P[j]</translation>
+    </message>
+    <message>
+      <source>half-layout channel j</source>
+      <translation>对半布局通道 j</translation>
+    </message>
+    <message>
+      <source>interleaved channel P[j]</source>
+      <translation>交错布局通道 P[j]</translation>
+    </message>
+    <message>
+      <source>(g) log₁₀ |cos − cos₆₄|</source>
+      <translation>(g) log₁₀ |cos − cos₆₄|</translation>
+    </message>
+    <message>
+      <source>log₁₀ error</source>
+      <translation>log₁₀ 误差</translation>
+    </message>
+    <message>
+      <source>(g) Worst |cos − cos₆₄| over pairs</source>
+      <translation>(g) 各通道对中最大的 |cos − cos₆₄|</translation>
+    </message>
+    <message>
+      <source>|error|</source>
+      <translation>|误差|</translation>
+    </message>
+    <message>
+      <source>Tables &amp;&amp; spectrum</source>
+      <translation>编码表与频谱</translation>
+    </message>
+    <message>
+      <source>Rotation</source>
+      <translation>旋转</translation>
+    </message>
+    <message>
+      <source>Invariance &amp;&amp; decay</source>
+      <translation>不变性与衰减</translation>
+    </message>
+    <message>
+      <source>Layouts</source>
+      <translation>布局</translation>
+    </message>
+    <message>
+      <source>Precision</source>
+      <translation>精度</translation>
+    </message>
+    <message>
+      <source> (sampled)</source>
+      <translation>（采样）</translation>
+    </message>
+    <message>
+      <source>angle m·θ mod 2π</source>
+      <translation>角度 m·θ mod 2π</translation>
+    </message>
+    <message>
+      <source>q and k</source>
+      <translation>q 与 k</translation>
+    </message>
+    <message>
+      <source>seed</source>
+      <translation>随机种子</translation>
+    </message>
+    <message>
+      <source>table</source>
+      <translation>编码表</translation>
+    </message>
+    <message>
+      <source>rotation panels</source>
+      <translation>旋转面板数</translation>
+    </message>
+    <message>
+      <source>pairs shown</source>
+      <translation>显示的通道对</translation>
+    </message>
+    <message>
+      <source>query position m</source>
+      <translation>查询位置 m</translation>
+    </message>
+    <message>
+      <source>key position n</source>
+      <translation>键位置 n</translation>
+    </message>
+    <message>
+      <source>precision dtype</source>
+      <translation>精度类型</translation>
+    </message>
+    <message>
+      <source>completes a turn within seq_len</source>
+      <translation>在 seq_len 内转满一圈</translation>
+    </message>
+    <message>
+      <source>never completes a turn within seq_len</source>
+      <translation>在 seq_len 内转不满一圈</translation>
+    </message>
+    <message>
+      <source>unrotated q·k</source>
+      <translation>未旋转的 q·k</translation>
+    </message>
+    <message>
+      <source>m = {0}, n = {1}, t = {2}: RoPE score {3:.10g}; largest |score(t) − score(0)| over the t drawn: {4:.2e}; unrotated q·k = {5:.10g}</source>
+      <translation>m = {0}，n = {1}，t = {2}：RoPE 得分 {3:.10g}；所画各 t 中最大的 |score(t) − score(0)|：{4:.2e}；未旋转的 q·k = {5:.10g}</translation>
+    </message>
+    <message>
+      <source>q = k = 1 (RoFormer §3.4.3)</source>
+      <translation>q = k = 1（RoFormer §3.4.3）</translation>
+    </message>
+    <message>
+      <source>random q, k: mean</source>
+      <translation>随机 q、k：均值</translation>
+    </message>
+    <message>
+      <source>(g) log₁₀ |cos − cos₆₄|{0}</source>
+      <translation>(g) log₁₀ |cos − cos₆₄|{0}</translation>
+    </message>
+    <message>
+      <source>pairs must be in [0, {0}]; others are skipped</source>
+      <translation>通道对须在 [0, {0}] 内；其余已跳过</translation>
+    </message>
+    <message>
+      <source>random q, k: mean ± std</source>
+      <translation>随机 q、k：均值 ± 标准差</translation>
+    </message>
+    <message>
+      <source>Precision views: over {0:,} positions each pixel shows the error at its first position (rounding errors have no closed-form mean)</source>
+      <translation>精度视图：超过 {0:,} 个位置时，每个像素显示其首个位置的误差（舍入误差没有闭式均值）</translation>
+    </message>
+    <message>
+      <source>{0} cannot hold {1} of the positions (above {2:g} for float16): they are left out of the precision views</source>
+      <translation>{0} 无法表示其中 {1} 个位置（float16 超过 {2:g}）：精度视图中已略去</translation>
+    </message>
+    <message>
+      <source>{0}: max |cos error|{1}</source>
+      <translation>{0}：最大 |cos 误差|{1}</translation>
+    </message>
+    <message>
+      <source>pair {0}&lt;br&gt;θ = {1:.3g}, λ = {2:.4g}</source>
+      <translation>通道对 {0}&lt;br&gt;θ = {1:.3g}，λ = {2:.4g}</translation>
+    </message>
+    <message>
+      <source>seq_len = {0}</source>
+      <translation>seq_len = {0}</translation>
+    </message>
+  </context>
+</TS>
