@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from posenc_gui import __version__
-from posenc_gui.controls import control_value, named_controls, set_control_value
+from posenc_gui.controls import control_value, format_number, named_controls, set_control_value
 from posenc_gui.engine import Engine, available_devices, check_device
 from posenc_gui.export import FORMATS, SCALES, copy_view, export_view
 from posenc_gui.files import check_writable_folder, write_atomic
@@ -90,8 +90,9 @@ class MainWindow(QMainWindow):
     """One tab per encoding, the shared parameters on the left, readouts in the status bar."""
 
     def __init__(self, device: str | None = None, *, look: Look | None = None) -> None:
+        """A window in ``look`` (default: the light look) and the current language."""
         super().__init__()
-        set_look(look or current_look())
+        set_look(look or Look())
         apply_palette(current_look())
         self.remember = False  # keep the session for the next start when this window closes
         self.successor: MainWindow | None = None  # the window that replaced this one
@@ -569,11 +570,6 @@ def install_fonts(app: QApplication) -> None:
             setter(font)
 
 
-def _number(value: float) -> str:
-    """1048576 → "1,048,576"; 1e7 → "1e+07"."""
-    return f"{int(value):,}" if float(value).is_integer() and abs(value) < 1e7 else f"{value:g}"
-
-
 def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.Namespace:
     """The command line; with ``export`` the arguments of ``posenc-gui export``."""
     parser = argparse.ArgumentParser(
@@ -650,7 +646,8 @@ def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.
         flag = f"--{name.replace('_', '-')}"
         if value is not None and not low <= value <= high:
             parser.error(
-                f"{flag} must be in [{_number(low)}, {_number(high)}], got {_number(value)}"
+                f"{flag} must be in [{format_number(low)}, {format_number(high)}], "
+                f"got {format_number(value)}"
             )
         if name in EVEN_PARAMETERS and value is not None and value % 2:
             parser.error(f"{flag} must be even, got {value}")

@@ -209,7 +209,7 @@ def named_controls(container: QWidget) -> dict[str, QWidget]:
 def control_value(widget: QWidget) -> Value:
     """The value of a setting widget, in the units its parameter speaks."""
     if isinstance(widget, QComboBox):
-        return widget.currentData() if widget.currentData() is not None else widget.currentText()
+        return _choice(widget, widget.currentIndex())
     if isinstance(widget, QCheckBox):
         return widget.isChecked()
     if isinstance(widget, QLineEdit):
@@ -217,11 +217,17 @@ def control_value(widget: QWidget) -> Value:
     return widget.value()
 
 
+def _choice(box: QComboBox, index: int) -> Value:
+    """What choosing item ``index`` means: its data, or its text where it has none."""
+    data = box.itemData(index)
+    return box.itemText(index) if data is None else data
+
+
 def set_control_value(widget: QWidget, value: object) -> None:
     """Set a setting widget; ValueError naming it and what it allows if ``value`` does not fit."""
     name = widget.objectName()
     if isinstance(widget, QComboBox):
-        choices = [widget.itemData(i) or widget.itemText(i) for i in range(widget.count())]
+        choices = [_choice(widget, i) for i in range(widget.count())]
         if value not in choices:
             raise ValueError(f"{name} must be one of {', '.join(map(str, choices))}, got {value!r}")
         widget.setCurrentIndex(choices.index(value))
@@ -241,7 +247,10 @@ def set_control_value(widget: QWidget, value: object) -> None:
             or not isinstance(value, int | float)
             or not low <= value <= high
         ):
-            raise ValueError(f"{name} must be a number in [{low:g}, {high:g}], got {value!r}")
+            raise ValueError(
+                f"{name} must be a number in [{format_number(low)}, {format_number(high)}], "
+                f"got {value!r}"
+            )
         widget.setValue(value)
         if not math.isclose(
             widget.value(),
@@ -250,3 +259,8 @@ def set_control_value(widget: QWidget, value: object) -> None:
             abs_tol=10 ** -box.decimals() if isinstance(box, QDoubleSpinBox) else 0,
         ):
             raise ValueError(f"{name} must be a multiple of {box.singleStep():g}, got {value!r}")
+
+
+def format_number(value: float) -> str:
+    """1048576 → "1,048,576"; 1e7 → "1e+07"."""
+    return f"{int(value):,}" if float(value).is_integer() and abs(value) < 1e7 else f"{value:g}"

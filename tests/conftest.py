@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# QSettings (the last session) goes to a throwaway folder, never the user's own.
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="posenc-gui-tests-")
 
 import subprocess
 import sys
@@ -30,6 +33,15 @@ def window(qtbot) -> Iterator:
     )
     yield win
     win.close()
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards() -> Iterator[None]:
+    """Tests that switch the interface language leave English behind them."""
+    yield
+    i18n = sys.modules.get("posenc_gui.i18n")
+    if i18n is not None and i18n.language() != "en":
+        i18n.set_language("en")
 
 
 @pytest.fixture

@@ -282,7 +282,10 @@ class ExtensionTab(Tab):
 
     def state(self) -> dict[str, Any]:
         short, long = self._lists
-        return {**super().state(), "longrope": {"short_factor": short, "long_factor": long}}
+        return {
+            **super().state(),
+            "longrope": {"short_factor": list(short), "long_factor": list(long)},
+        }
 
     def set_state(self, state: dict[str, Any]) -> None:
         lists = state.get("longrope", {"short_factor": [], "long_factor": []})

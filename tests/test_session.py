@@ -1,0 +1,183 @@
+"""Sessions: every tab's settings round-trip through a versioned JSON file and QSettings; a
+corrupt or foreign file is refused with a message and changes nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from posenc_gui.session import FORMAT, VERSION, last_session, parse_session, remember
+
+
+def change_everything(window) -> None:
+    """Move a setting on every tab (and a shared one) away from its default."""
+    window.parameters.seq_len.setValue(300)
+    window.parameters.theta.setValue(500000.0)
+    window.tab("absolute").layout_choice.setCurrentIndex(1)
+    window.tab("absolute").dimensions.setText("1, 3")
+    window.tab("relative").n_heads.setValue(12)
+    window.tab("relative").head.setValue(11)  # its range follows n_heads
+    window.tab("relative").causal.setChecked(False)
+    window.tab("rope").query_position.setValue(250)  # its range follows seq_len
+    window.tab("rope").dtype.setCurrentIndex(0)
+    window.tab("rope").show_page("precision")
+    window.tab("extension").beta_fast.setValue(16.0)
+    window.tab("compare").max_relative_position.setValue(40)
+    window.tabs.setCurrentWidget(window.tab("rope"))
+
+
+def test_a_saved_session_restores_every_setting_in_a_new_window(window, qtbot, tmp_path):
+    from posenc_gui.app import MainWindow
+
+    longrope = next(p for p in window.presets if p.rope and p.rope.method == "longrope")
+    window.apply_preset(longrope)
+    change_everything(window)
+    saved = window.session()
+    window.save_session(tmp_path / "lecture.json")
+    data = json.loads((tmp_path / "lecture.json").read_text(encoding="utf-8"))
+    assert (data["format"], data["version"]) == (FORMAT, VERSION)
+
+    other = MainWindow(device="cpu")
+    qtbot.addWidget(other)
+    assert other.session() != saved
+    other.load_session(tmp_path / "lecture.json")
+    assert other.session() == saved
+    assert other.tab("relative").head.value() == 11
+    assert other.tab("rope").query_position.value() == 250
+    assert other.tab("extension").scaling().short_factor  # the LongRoPE lists came too
+    other.close()
+
+
+CORRUPT = [
+    (b"\xff\xfe not text", "not JSON"),
+    (b"{", "not JSON"),
+    (b"[1, 2]", "not a posenc-gui session"),
+    (json.dumps({"format": "something else", "version": 1}).encode(), "not a posenc-gui session"),
+    (json.dumps({"format": FORMAT, "version": 99}).encode(), "version 99 cannot be read"),
+    (
+        json.dumps({"format": FORMAT, "version": 1, "look": {"theme": "sepia"}}).encode(),
+        "theme must be one of light, dark",
+    ),
+    (
+        json.dumps({"format": FORMAT, "version": 1, "language": "fr"}).encode(),
+        "language must be one of en, zh_CN",
+    ),
+    (
+        json.dumps({"format": FORMAT, "version": 1, "tabs": {"fourier": {}}}).encode(),
+        "no tab named fourier",
+    ),
+    (
+        json.dumps(
+            {"format": FORMAT, "version": 1, "tabs": {"rope": {"controls": {"spin": 1}}}}
+        ).encode(),
+        "rope: no setting named spin",
+    ),
+    (
+        json.dumps({"format": FORMAT, "version": 1, "parameters": {"seq_len": 0}}).encode(),
+        r"seq_len must be a number in \[1, 1,048,576\], got 0",
+    ),
+    (
+        json.dumps({"format": FORMAT, "version": 1, "parameters": {"d_model": 7}}).encode(),
+        "d_model must be a multiple of 2, got 7",
+    ),
+    (
+        json.dumps(
+            {"format": FORMAT, "version": 1, "tabs": {"relative": {"controls": {"causal": "yes"}}}}
+        ).encode(),
+        "causal must be true or false",
+    ),
+    (
+        json.dumps(
+            {"format": FORMAT, "version": 1, "tabs": {"rope": {"controls": {"layout": "diagonal"}}}}
+        ).encode(),
+        "layout must be one of interleaved, half, got 'diagonal'",
+    ),
+    (
+        json.dumps(
+            {
+                "format": FORMAT,
+                "version": 1,
+                "tabs": {"rope": {"controls": {"dtype": "float16"}, "page": "nowhere"}},
+            }
+        ).encode(),
+        "page must be one of",
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), CORRUPT)
+def test_corrupt_or_foreign_sessions_are_refused_and_change_nothing(
+    window, tmp_path, data, message
+):
+    change_everything(window)
+    before = window.session()
+    path = tmp_path / "bad.json"
+    path.write_bytes(data)
+    with pytest.raises(ValueError, match=message):
+        window.load_session(path)
+    assert window.session() == before
+
+
+def test_the_last_session_is_kept_in_qsettings():
+    session = {"format": FORMAT, "version": VERSION, "parameters": {"seq_len": 77}}
+    remember(session)
+    assert last_session() == session
+    assert parse_session(json.dumps(session).encode()) == session
+
+
+def test_closing_an_interactive_window_keeps_its_session(window):
+    change_everything(window)
+    window.remember = True
+    expected = window.session()
+    window.close()
+    assert last_session() == expected
+
+
+def test_a_plain_start_restores_the_last_session(run_main, tmp_path):
+    remember({"format": FORMAT, "version": VERSION, "parameters": {"d_model": 48}})
+    listing = run_main("--list-views")  # not interactive: the kept session is not used
+    assert listing.returncode == 0
+    session = tmp_path / "s.json"
+    session.write_text(
+        json.dumps({"format": FORMAT, "version": VERSION, "parameters": {"head_dim": 16}})
+    )
+    out = tmp_path / "spectrum.npy"
+    result = run_main(
+        "export",
+        "--tab",
+        "rope",
+        "--view",
+        "spectrum",
+        "--session",
+        str(session),
+        "--out",
+        str(out),
+    )
+    assert result.returncode == 0, result.stderr
+    import numpy as np
+
+    assert len(np.load(out)) == 8  # head_dim 16 from the session: 8 pairs
+
+
+def test_a_bad_session_on_the_command_line_exits_with_one_line(run_main, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "posenc-gui session", "version": 7}')
+    result = run_main(
+        "export",
+        "--tab",
+        "rope",
+        "--view",
+        "table",
+        "--session",
+        str(bad),
+        "--out",
+        str(tmp_path / "t.png"),
+    )
+    assert result.returncode == 2
+    errors = [line for line in result.stderr.splitlines() if "posenc-gui: error" in line]
+    assert errors == [
+        "posenc-gui: error: --session: bad.json: session version 7 cannot be read "
+        "(this posenc-gui reads version 1)"
+    ]
+    assert not (tmp_path / "t.png").exists()
