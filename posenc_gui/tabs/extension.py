@@ -22,6 +22,7 @@ from posenc_gui.views import Curve, CurvesView, Line, Span
 
 CONTEXT_RANGE = (16.0, float(2**20))
 REGION_COLOURS = {KEPT: 3, BLENDED: 5, INTERPOLATED: 1}  # palette: green, orange, blue
+REGION_LABELS = {KEPT: N_("kept"), BLENDED: N_("blended"), INTERPOLATED: N_("interpolated")}
 SWEEP_MS = 40
 SWEEP_FRAMES = 200
 METHOD_LABELS = {
@@ -57,7 +58,10 @@ def _region_spans(regions: tuple[str, ...]) -> list[Span]:
     spans, start = [], 0
     for i in range(1, len(regions) + 1):
         if i == len(regions) or regions[i] != regions[start]:
-            spans.append(Span(start - 0.5, i - 0.5, regions[start], REGION_COLOURS[regions[start]]))
+            region = regions[start]
+            spans.append(
+                Span(start - 0.5, i - 0.5, tr(REGION_LABELS[region]), REGION_COLOURS[region])
+            )
             start = i
     return spans
 
@@ -330,7 +334,7 @@ class ExtensionTab(Tab):
         self.ratio_view.set_curves(
             [
                 Curve(
-                    region,
+                    tr(REGION_LABELS[region]),
                     frame.pairs[regions == region],
                     frame.ratio[regions == region],
                     scatter=True,

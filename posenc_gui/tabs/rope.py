@@ -330,8 +330,8 @@ class RopeTab(Tab):
         self.invariance_view.set_curves(
             [
                 Curve(
-                    "RoPE score (R_{m+t} q)·(R_{n+t} k)"
-                    + (", first t of each pixel" if binned else ""),
+                    tr("RoPE score (R_{m+t} q)·(R_{n+t} k)")
+                    + (tr(", first t of each pixel") if binned else ""),
                     frame.shifts,
                     frame.rotated_scores,
                 ),

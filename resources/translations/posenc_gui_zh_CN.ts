@@ -524,6 +524,18 @@
       <translation>Shaw，K = {k}</translation>
     </message>
     <message>
+      <source>kept</source>
+      <translation>保持</translation>
+    </message>
+    <message>
+      <source>blended</source>
+      <translation>混合</translation>
+    </message>
+    <message>
+      <source>interpolated</source>
+      <translation>插值</translation>
+    </message>
+    <message>
       <source>none (plain RoPE)</source>
       <translation>无（原始 RoPE）</translation>
     </message>
@@ -1096,6 +1108,10 @@
       <translation>通道对须在 [0, {0}] 内；其余已跳过</translation>
     </message>
     <message>
+      <source>RoPE score (R_{m+t} q)·(R_{n+t} k)</source>
+      <translation>RoPE 得分 (R_{m+t} q)·(R_{n+t} k)</translation>
+    </message>
+    <message>
       <source>random q, k: mean ± std</source>
       <translation>随机 q、k：均值 ± 标准差</translation>
     </message>
@@ -1106,6 +1122,10 @@
     <message>
       <source>{0} cannot hold {1} of the positions (above {2:g} for float16): they are left out of the precision views</source>
       <translation>{0} 无法表示其中 {1} 个位置（float16 超过 {2:g}）：精度视图中已略去</translation>
+    </message>
+    <message>
+      <source>, first t of each pixel</source>
+      <translation>，取每个像素的第一个 t</translation>
     </message>
     <message>
       <source>{0}: max |cos error|{1}</source>

@@ -1,0 +1,157 @@
+"""简体中文: the translation files are complete and current, and every string the main window
+shows (menus, controls, tabs, pages, plot titles, axes, legends, the comparison table) is
+translated."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pyqtgraph as pg
+import pytest
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QComboBox,
+    QDockWidget,
+    QLabel,
+    QMenu,
+    QTableWidget,
+    QTabWidget,
+)
+
+from tests.conftest import FRAME_TIMEOUT_MS, ROOT
+
+sys.path.insert(0, str(ROOT / "tools"))
+import translations
+
+TS = translations.TRANSLATIONS / "posenc_gui_zh_CN.ts"
+CJK = re.compile(r"[\u4e00-\u9fff]")
+# Names and symbols that read the same in both languages.
+NEUTRAL = re.compile(
+    r"posenc-gui|RoPE|ALiBi|LongRoPE|YaRN|NTK|Llama|LLaMA|Shaw|Qwen|Mistral|DeepSeek|Gemma|BLOOM|"
+    r"MPT|T5|mT5|Flan|GPT|NeoX|RoFormer|Transformer|softmax|mscale\w*|beta_\w+|seq_len|d_model|"
+    r"head_dim|num_buckets|max_distance|n_heads|low_freq|high_freq|rope_theta|bfloat16|float\d+|"
+    r"cos|sin|mod|log|JSON|json|config|PNG|SVG|CSV|npy|cpu|cuda|mps|interleaved|half|"
+    r"default|linear|dynamic|yarn|llama3|longrope|ntk|sinusoidal|shaw|t5|alibi|absolute|"
+    r"relative|rope|extension|compare"
+)
+
+
+def untranslated(text: str) -> bool:
+    """English words left in ``text`` once markup, numbers and neutral names are removed."""
+    if CJK.search(text):
+        return False
+    plain = NEUTRAL.sub(" ", re.sub(r"<[^>]+>|&(?=\w)", "", text))
+    return re.search(r"[A-Za-z]{3,}", plain) is not None
+
+
+def test_the_qm_file_is_compiled_from_the_current_ts(tmp_path):
+    translations.compile_ts(TS, tmp_path / "fresh.qm")
+    assert (tmp_path / "fresh.qm").read_bytes() == TS.with_suffix(".qm").read_bytes()
+
+
+def test_every_source_string_is_translated_with_its_placeholders():
+    strings, problems = translations.source_strings()
+    assert problems == []  # no tr(f"...") anywhere: such text cannot be looked up
+    catalogue = translations.read_ts(TS)
+    assert set(catalogue) == set(strings)
+    for source, translation in catalogue.items():
+        assert translation, f"unfinished: {source!r}"
+        placeholders = sorted(re.findall(r"\{[^}]*\}", source))
+        assert sorted(re.findall(r"\{[^}]*\}", translation)) == placeholders, source
+        assert translation.count("<") == source.count("<"), source  # markup kept whole
+
+
+def visible_texts(window) -> dict[str, str]:
+    """Every string the window shows, by where it is shown."""
+    texts = {"window title": window.windowTitle()}
+    for menu in window.menuBar().findChildren(QMenu):
+        texts[f"menu {menu.objectName()}"] = menu.title()
+        for action in menu.actions():
+            name = action.objectName()
+            if action.text() and not name.startswith(
+                ("preset_", "colormap_", "device_", "language_")
+            ):
+                texts[f"action {name}"] = action.text()
+    for widget in window.findChildren(QLabel):
+        texts[f"label {id(widget)}"] = widget.text()
+    for widget in window.findChildren(QAbstractButton):
+        if widget.objectName() not in ("ScrollLeftButton", "ScrollRightButton"):
+            texts[f"button {widget.objectName()}"] = widget.text()
+    for widget in window.findChildren(QComboBox):
+        for i in range(widget.count()):
+            texts[f"choice {widget.objectName()} {i}"] = widget.itemText(i)
+    for widget in window.findChildren(QTabWidget):
+        for i in range(widget.count()):
+            texts[f"tab {widget.widget(i).objectName()}"] = widget.tabText(i)
+    for widget in window.findChildren(QDockWidget):
+        texts[f"dock {widget.objectName()}"] = widget.windowTitle()
+    for table in window.findChildren(QTableWidget):
+        for r in range(table.rowCount()):
+            texts[f"row {r}"] = table.verticalHeaderItem(r).text()
+            for c in range(table.columnCount()):
+                texts[f"cell {r} {c}"] = table.item(r, c).text()
+        for c in range(table.columnCount()):
+            texts[f"column {c}"] = table.horizontalHeaderItem(c).text()
+    for plot in window.findChildren(pg.GraphicsView):
+        for item in plot.scene().items():
+            if isinstance(item, pg.PlotItem):
+                texts[f"title {id(item)}"] = item.titleLabel.text
+            elif isinstance(item, pg.AxisItem):
+                texts[f"axis {id(item)}"] = item.label.toPlainText()
+            elif isinstance(item, pg.LegendItem):
+                for i, (_, label) in enumerate(item.items):
+                    texts[f"legend {id(item)} {i}"] = label.text
+    return texts
+
+
+@pytest.fixture
+def chinese_window(qtbot):
+    from posenc_gui.app import open_window
+
+    window = open_window({"language": "zh_CN"}, device="cpu")
+    qtbot.addWidget(window)
+    window.show()
+    for index in range(window.tabs.count()):  # draw every page once: legends and titles fill in
+        tab = window.tab_at(index)
+        window.tabs.setCurrentIndex(index)
+        for page in tab.page_names() or [None]:
+            if page:
+                tab.show_page(page)
+            qtbot.waitUntil(lambda tab=tab: tab.frame is not None, timeout=FRAME_TIMEOUT_MS)
+            qtbot.wait(50)
+    yield window
+    window.close()
+
+
+def test_every_visible_string_of_the_main_window_is_in_chinese(chinese_window):
+    texts = visible_texts(chinese_window)
+    assert len(texts) > 300  # the walk really found the window's strings
+    left = {where: text for where, text in texts.items() if text and untranslated(text)}
+    assert left == {}
+
+
+def test_the_english_window_shows_the_source_strings(window):
+    texts = visible_texts(window)
+    assert texts["tab compare"] == "Compare"
+    assert sum(untranslated(text) for text in texts.values()) > 200  # the check can fail
+
+
+def test_the_language_menu_rebuilds_the_window_in_chinese(window, qtbot):
+    window.parameters.seq_len.setValue(99)
+    action = window.findChild(type(window.menuBar().actions()[0]), "language_zh_CN")
+    action.trigger()
+    chinese = window.successor
+    qtbot.addWidget(chinese)
+    assert chinese.menuBar().actions()[0].text() == "文件(&F)"
+    assert chinese.tabs.tabText(0) == "绝对"
+    assert chinese.parameters.seq_len.value() == 99  # settings survive the switch
+    assert not window.isVisible()
+    chinese.close()
+
+
+def test_an_unknown_language_is_refused():
+    from posenc_gui.i18n import set_language
+
+    with pytest.raises(ValueError, match="lang must be one of en, zh_CN, got 'fr'"):
+        set_language("fr")
