@@ -1,5 +1,5 @@
-"""Exporting a view: PNG at a chosen resolution, its numbers as CSV and .npy, from the app and
-from the command line."""
+"""Exporting a view: PNG at a chosen resolution, SVG, captions, the clipboard, its numbers as CSV
+and .npy, from the app and from the command line."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ import csv
 
 import numpy as np
 import pytest
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtSvg import QSvgRenderer
+from PySide6.QtWidgets import QApplication
 
-from posenc_gui.export import export_view
+from posenc_gui.export import copy_view, export_view
 
 
 def test_heatmap_numbers_as_npy_and_csv(window, tmp_path):
@@ -75,3 +77,100 @@ def test_command_line_export_and_list_views(tmp_path, run_main):
     assert missing.returncode == 2 and "--out" in missing.stderr
     gif = run_main("export", "--tab", "rope", "--view", "table", "--out", str(tmp_path / "a.gif"))
     assert gif.returncode == 2 and "format comes from the suffix" in gif.stderr
+
+
+def drawn_colours(image: QImage, top: int = 0, bottom: int | None = None) -> set[int]:
+    bottom = image.height() if bottom is None else bottom
+    return {image.pixel(x, y) for x in range(0, image.width(), 3) for y in range(top, bottom, 3)}
+
+
+def test_svg_is_a_valid_vector_figure_with_the_heatmap_in_it(window, tmp_path):
+    view = window.tab("absolute").table_view
+    path = export_view(view, tmp_path / "table.svg")
+    text = path.read_text(encoding="utf-8")
+    assert text.count("<image") == 2  # the heatmap and its colorbar
+    assert "(a) PE[position, dimension]" in text  # titles stay text, not pixels
+    renderer = QSvgRenderer(str(path))
+    assert renderer.isValid()
+    assert (renderer.viewBox().width(), renderer.viewBox().height()) == (
+        view.width(),
+        view.height(),
+    )
+    image = QImage(view.size(), QImage.Format.Format_ARGB32)
+    image.fill(0xFFFFFFFF)
+    painter = QPainter(image)
+    renderer.render(painter)
+    painter.end()
+    assert len(drawn_colours(image)) > 50
+
+
+def test_a_caption_names_the_parameters_under_the_figure(window, tmp_path):
+    tab = window.tab("rope")
+    view = tab.spectrum_view
+    caption = tab.caption()
+    assert caption == "RoPE · seq_len 64 · head_dim 128, θ 10000, interleaved layout, bfloat16"
+    plain = QImage(str(export_view(view, tmp_path / "plain.png")))
+    captioned = QImage(str(export_view(view, tmp_path / "captioned.png", caption=caption)))
+    assert captioned.width() == plain.width() and captioned.height() > plain.height()
+    strip = drawn_colours(captioned, plain.height())
+    assert len(strip) > 2  # text drawn on the strip, not an empty band
+    assert caption in (
+        export_view(view, tmp_path / "captioned.svg", caption=caption).read_text(encoding="utf-8")
+    )
+
+
+def test_copy_puts_the_figure_on_the_clipboard(window):
+    view = window.tab("absolute").offset_view
+    QApplication.clipboard().clear()
+    copy_view(view, scale=2)
+    image = QApplication.clipboard().image()
+    assert image.width() == 2 * view.width()
+    assert len(drawn_colours(image)) > 20
+
+
+def test_the_export_dialog_saves_what_is_chosen(window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    from posenc_gui.app import ExportDialog
+
+    target = tmp_path / "decay.svg"
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), ""))
+    )
+    dialog = ExportDialog(window.tab("rope"))
+    dialog.view.setCurrentText("decay")
+    dialog.caption.setChecked(True)
+    dialog._save()
+    assert window.tab("rope").caption() in target.read_text(encoding="utf-8")
+
+
+def test_command_line_export_in_a_theme_and_a_language(tmp_path, run_main):
+    out = tmp_path / "compare.png"
+    result = run_main(
+        "export",
+        "--tab",
+        "compare",
+        "--view",
+        "similarity",
+        "--theme",
+        "dark",
+        "--lang",
+        "zh_CN",
+        "--scale",
+        "2",
+        "--caption",
+        "--out",
+        str(out),
+    )
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(out))
+    assert image.pixelColor(2, 2).lightnessF() < 0.2  # the dark theme's background
+    assert len(drawn_colours(image)) > 50
+    bad = run_main(
+        "export", "--tab", "compare", "--view", "similarity", "--theme", "sepia", "--out", str(out)
+    )
+    assert bad.returncode == 2 and "--theme: invalid choice: 'sepia'" in bad.stderr
+    bad = run_main(
+        "export", "--tab", "compare", "--view", "similarity", "--lang", "fr", "--out", str(out)
+    )
+    assert bad.returncode == 2 and "--lang: invalid choice: 'fr'" in bad.stderr
