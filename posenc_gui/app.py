@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -51,7 +51,7 @@ from posenc_gui.presets import Preset, load_presets, read_config_json
 from posenc_gui.session import FORMAT, VERSION, last_session, parse_session, remember, session_bytes
 from posenc_gui.session import look as session_look
 from posenc_gui.tabs import AbsoluteTab, CompareTab, ExtensionTab, RelativeTab, RopeTab, Tab
-from posenc_gui.views.style import COLORMAPS, THEMES, TICK_FONT, Look, current_look, set_look
+from posenc_gui.views.style import COLORMAPS, THEMES, Look, current_look, set_look
 
 CJK_FALLBACK = "Droid Sans Fallback"
 BASE_POINTS = 10  # interface font size (×1.5 in presentation mode)
@@ -62,6 +62,7 @@ COLORMAP_LABELS = {
     "cyclic": N_("Cyclic colormap"),
 }
 SCREENSHOT_DELAY_MS = 600
+EXPORT_WINDOW_SIZE = QSize(2400, 1500)
 # The tab a preset shows: its encoding's, or the extension tab for scaled RoPE.
 PRESET_TABS: dict[str, Callable[[Preset], str]] = {
     "sinusoidal": lambda p: "absolute",
@@ -563,11 +564,10 @@ def read_file(path: str | Path) -> bytes:
 def install_fonts(app: QApplication) -> None:
     """Add the bundled CJK font as a fallback after the system font (for 我爱你，中国。)."""
     QFontDatabase.addApplicationFont(str(resource_path("fonts", "DroidSansFallbackFull.ttf")))
-    for font, setter in ((app.font(), app.setFont), (TICK_FONT, None)):
-        families = [f for f in font.families() if f != CJK_FALLBACK] or [font.family()]
-        font.setFamilies([*families, CJK_FALLBACK])
-        if setter is not None:
-            setter(font)
+    font = app.font()
+    families = [f for f in font.families() if f != CJK_FALLBACK] or [font.family()]
+    font.setFamilies([*families, CJK_FALLBACK])
+    app.setFont(font)  # plots take their fonts from the application's
 
 
 def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.Namespace:
@@ -741,6 +741,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         window.close()
         return 2
+    if export:  # room for every view: figures at about 800 × 600 whatever the page's grid
+        window.resize(EXPORT_WINDOW_SIZE)
     window.show()
     if args.screenshot:
         return _after_first_frame(

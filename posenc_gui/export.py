@@ -96,7 +96,15 @@ def view_image(view: QWidget, *, scale: int = 1, caption: str | None = None) -> 
         raise ValueError(f"scale must be one of {', '.join(map(str, SCALES))}, got {scale}")
     exporter = pg.exporters.ImageExporter(_figure_item(view))
     exporter.parameters()["width"] = int(view.width() * scale)
-    figure = exporter.export(toBytes=True)
+    # Legends ignore the exporter's scaling (they keep their screen size): scale them for it.
+    legends = [item for item in view.scene().items() if isinstance(item, pg.LegendItem)]
+    for legend in legends:
+        legend.setScale(scale)
+    try:
+        figure = exporter.export(toBytes=True)
+    finally:
+        for legend in legends:
+            legend.setScale(1.0)
     if figure.isNull():
         raise OSError(f"Qt could not render {type(view).__name__}")
     if not caption:

@@ -226,7 +226,7 @@ class CurvesView(pg.PlotWidget):
             labelOpts={
                 "position": 0.08 if line.vertical else 0.75,
                 "color": current_look().colour(line.color),
-                "fill": (255, 255, 255, 200),
+                "fill": current_look().legend_background,
             },
         )
         item.setZValue(1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import pyqtgraph as pg
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QGuiApplication
 
 THEMES = ("light", "dark")
 # Okabe & Ito's colour-blind-safe palette; the first colour (black, or white on dark) goes to
@@ -117,13 +117,11 @@ def colormap(role: str) -> pg.ColorMap:
 
 
 def tick_font() -> QFont:
-    """Tick labels: 10 pt, larger in presentation mode (with the app's font families)."""
-    font = QFont(TICK_FONT)
+    """Tick labels: the interface font (its CJK fallback included) at 10 pt, larger in
+    presentation mode."""
+    font = QGuiApplication.font()
     font.setPointSizeF(10 * current_look().scale)
     return font
-
-
-TICK_FONT = QFont()  # families set by the app (the CJK fallback font is added there)
 
 
 class CompactAxis(pg.AxisItem):
