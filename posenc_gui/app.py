@@ -699,7 +699,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         window = open_window(_with_options({}, args), device=args.device)
         message = tr("Last session not restored: {reason}").format(reason=exc)
         window.statusBar().showMessage(message, 15_000)
-    window.remember = interactive
     if getattr(args, "list_views", False):
         for index in range(window.tabs.count()):
             tab = window.tab_at(index)
@@ -759,4 +758,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _after_first_frame(
             app, window, lambda: export_view(view, args.out, scale=args.scale, caption=caption)
         )
+    window.remember = interactive  # only a session that started cleanly is kept
     return app.exec()

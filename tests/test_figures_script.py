@@ -1,0 +1,31 @@
+"""docs/figures.sh: one view in both themes and both languages, as the README promises."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from PySide6.QtGui import QImage
+
+from tests.conftest import ROOT
+
+
+def test_figures_script_makes_each_view_in_both_themes_and_languages(tmp_path, qapp):
+    result = subprocess.run(
+        ["bash", str(ROOT / "docs" / "figures.sh"), str(tmp_path), "--seq-len", "32"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=os.environ | {"PYTHON": sys.executable, "POSENC_VIEWS": "compare similarity"},
+    )
+    assert result.returncode == 0, result.stderr
+    images = {
+        folder: QImage(str(tmp_path / folder / "compare-similarity.png"))
+        for folder in ("en-light", "en-dark", "zh_CN-light", "zh_CN-dark")
+    }
+    for folder, image in images.items():
+        assert not image.isNull(), folder
+        background = image.pixelColor(2, 2).lightnessF()
+        assert (background < 0.2) if folder.endswith("dark") else (background > 0.9), folder
+    assert images["en-light"] != images["zh_CN-light"]  # the labels differ
