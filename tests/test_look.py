@@ -96,3 +96,11 @@ def test_the_view_menu_rebuilds_the_window_and_keeps_every_setting(window, qtbot
     assert cividis.session()["look"] == {**after["look"], "sequential": "cividis"}
     assert cividis.findChild(QAction, "colormap_sequential_cividis").isChecked()
     cividis.close()
+
+
+def test_heatmap_colorbars_stay_inside_their_views(open_look, qtbot):
+    window = open_look(theme="dark")
+    qtbot.wait(300)  # layouts settle after the first frame
+    for view in (window.tab("absolute").table_view, window.tab("absolute").similarity_view):
+        right = view.colorbar.axis.mapRectToScene(view.colorbar.axis.boundingRect()).right()
+        assert right <= view.width(), (view.plot.titleLabel.text, right, view.width())

@@ -55,7 +55,13 @@ class HeatmapView(pg.GraphicsLayoutWidget):
             label=value_name,
             interactive=False,
         )
-        self.colorbar.getAxis("right").setTickFont(tick_font())
+        self.colorbar.axis.setTickFont(tick_font())
+        self.colorbar.axis.setWidth(None)  # pyqtgraph fixes 45 px: too narrow for "-0.5" at 10 pt
+        # The title spans the colorbar's columns too: over the image column alone its width
+        # would set the plot's minimum width and push the colorbar out of a narrow view.
+        layout = self.plot.layout
+        layout.removeItem(self.plot.titleLabel)
+        layout.addItem(self.plot.titleLabel, 0, 1, 1, layout.columnCount() - 1)
         self.x_edges = self.y_edges = np.arange(2)  # data coordinates of the drawn cells
         self.viewport = Viewport(self.plot.vb, points=False)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
