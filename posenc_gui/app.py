@@ -15,6 +15,7 @@ from PySide6.QtGui import (
     QActionGroup,
     QCloseEvent,
     QColor,
+    QFont,
     QFontDatabase,
     QIcon,
     QImage,
@@ -53,7 +54,17 @@ from posenc_gui.session import look as session_look
 from posenc_gui.tabs import AbsoluteTab, CompareTab, ExtensionTab, RelativeTab, RopeTab, Tab
 from posenc_gui.views.style import COLORMAPS, THEMES, Look, current_look, set_look
 
-CJK_FALLBACK = "Droid Sans Fallback"
+CJK_FALLBACK = "Droid Sans Fallback"  # bundled in resources/fonts
+# Simplified-Chinese fonts a system may have (fonts-noto-cjk on Debian/Ubuntu, macOS, Windows,
+# fonts-wqy-microhei): the first present draws Chinese, ahead of the bundled fallback.
+SYSTEM_CJK_FONTS = (
+    "Noto Sans CJK SC",
+    "Source Han Sans SC",
+    "Noto Sans SC",
+    "PingFang SC",
+    "Microsoft YaHei",
+    "WenQuanYi Micro Hei",
+)
 BASE_POINTS = 10  # interface font size (×1.5 in presentation mode)
 THEME_LABELS = {"light": N_("&Light theme"), "dark": N_("&Dark theme")}
 COLORMAP_LABELS = {
@@ -562,12 +573,20 @@ def read_file(path: str | Path) -> bytes:
 
 
 def install_fonts(app: QApplication) -> None:
-    """Add the bundled CJK font as a fallback after the system font (for 我爱你，中国。)."""
+    """Chinese glyphs (for 我爱你，中国。 and the 简体中文 interface) from a system CJK font when
+    one is installed, else from the bundled Droid Sans Fallback."""
     QFontDatabase.addApplicationFont(str(resource_path("fonts", "DroidSansFallbackFull.ttf")))
     font = app.font()
-    families = [f for f in font.families() if f != CJK_FALLBACK] or [font.family()]
-    font.setFamilies([*families, CJK_FALLBACK])
-    app.setFont(font)  # plots take their fonts from the application's
+    app.setFont(with_cjk_fonts(font, QFontDatabase.families()))  # plots take the app's font
+
+
+def with_cjk_fonts(font: QFont, installed: Sequence[str]) -> QFont:
+    """``font`` falling back to the installed SYSTEM_CJK_FONTS, then to the bundled font."""
+    cjk = [name for name in SYSTEM_CJK_FONTS if name in installed]
+    own = [f for f in font.families() if f not in (*SYSTEM_CJK_FONTS, CJK_FALLBACK)]
+    font = QFont(font)
+    font.setFamilies([*(own or [font.family()]), *cjk, CJK_FALLBACK])
+    return font
 
 
 def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.Namespace:

@@ -75,3 +75,16 @@ def test_menus_have_quit_and_about(window):
 
     names = {action.objectName() for action in window.findChildren(QAction)}
     assert {"quit", "about", "device_cpu"} <= names
+
+
+def test_chinese_glyphs_come_from_a_system_cjk_font_when_one_is_installed(qapp):
+    from PySide6.QtGui import QFont
+
+    from posenc_gui.app import CJK_FALLBACK, with_cjk_fonts
+
+    base = QFont("DejaVu Sans")
+    with_noto = with_cjk_fonts(base, ["DejaVu Sans", "Noto Sans CJK SC", "Arial"])
+    assert with_noto.families() == ["DejaVu Sans", "Noto Sans CJK SC", CJK_FALLBACK]
+    bare = with_cjk_fonts(base, ["DejaVu Sans"])
+    assert bare.families() == ["DejaVu Sans", CJK_FALLBACK]
+    assert with_cjk_fonts(with_noto, ["Noto Sans CJK SC"]).families() == with_noto.families()
