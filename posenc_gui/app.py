@@ -504,7 +504,7 @@ class ExportDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         save = buttons.addButton(tr("Save…"), QDialogButtonBox.ButtonRole.ActionRole)
         copy = buttons.addButton(tr("Copy image"), QDialogButtonBox.ButtonRole.ActionRole)
-        save.clicked.connect(self._save)
+        save.clicked.connect(self.save)
         copy.clicked.connect(self.copy)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
@@ -522,7 +522,8 @@ class ExportDialog(QDialog):
     def copy(self) -> None:
         copy_view(self.chosen_view(), **self.options())
 
-    def _save(self) -> None:
+    def save(self) -> None:
+        """Ask where, then write the chosen view there (a refusal is shown in a dialog)."""
         filters = ";;".join(f"{suffix[1:].upper()} (*{suffix})" for suffix in FORMATS)
         path, _ = QFileDialog.getSaveFileName(
             self, tr("Export the view"), f"{self.tab.name}-{self.view.currentText()}.png", filters

@@ -140,7 +140,7 @@ def test_the_export_dialog_saves_what_is_chosen(window, tmp_path, monkeypatch):
     dialog = ExportDialog(window.tab("rope"))
     dialog.view.setCurrentText("decay")
     dialog.caption.setChecked(True)
-    dialog._save()
+    dialog.save()
     assert window.tab("rope").caption() in target.read_text(encoding="utf-8")
 
 
