@@ -98,9 +98,14 @@ def test_the_view_menu_rebuilds_the_window_and_keeps_every_setting(window, qtbot
     cividis.close()
 
 
-def test_heatmap_colorbars_stay_inside_their_views(open_look, qtbot):
-    window = open_look(theme="dark")
+@pytest.mark.parametrize("presentation", [False, True])
+def test_plots_and_colorbars_stay_inside_their_views(open_look, qtbot, presentation):
+    window = open_look(theme="dark", presentation=presentation)
     qtbot.wait(300)  # layouts settle after the first frame
-    for view in (window.tab("absolute").table_view, window.tab("absolute").similarity_view):
+    tab = window.tab("absolute")
+    for view in (tab.table_view, tab.similarity_view):
         right = view.colorbar.axis.mapRectToScene(view.colorbar.axis.boundingRect()).right()
+        assert right <= view.width(), (view.plot.titleLabel.text, right, view.width())
+    for view in (tab.wave_view, tab.offset_view):
+        right = view.plot.vb.mapRectToScene(view.plot.vb.boundingRect()).right()
         assert right <= view.width(), (view.plot.titleLabel.text, right, view.width())

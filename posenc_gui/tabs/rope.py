@@ -330,8 +330,7 @@ class RopeTab(Tab):
         self.invariance_view.set_curves(
             [
                 Curve(
-                    tr("RoPE score (R_{m+t} q)·(R_{n+t} k)")
-                    + (tr(", first t of each pixel") if binned else ""),
+                    "(R_{m+t} q)·(R_{n+t} k)" + (tr(", first t of each pixel") if binned else ""),
                     frame.shifts,
                     frame.rotated_scores,
                 ),

@@ -145,8 +145,23 @@ def set_title(plot: pg.PlotItem, title: str, points: float = 12) -> None:
     plot.setTitle(title, size=current_look().font_size(points))
 
 
+class ShrinkableTitle(pg.LabelItem):
+    """A plot title that never sets the plot's minimum width: in a narrow view (presentation
+    mode, say) a title wider than the view is clipped instead of pushing the plot out of it."""
+
+    def updateMin(self) -> None:
+        super().updateMin()
+        self.setMinimumWidth(0)
+
+
 def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> None:
     """Title, axis labels and readable tick fonts for one plot."""
+    default_title = plot.titleLabel
+    plot.layout.removeItem(default_title)
+    if default_title.scene() is not None:
+        default_title.scene().removeItem(default_title)
+    plot.titleLabel = ShrinkableTitle("", parent=plot)
+    plot.layout.addItem(plot.titleLabel, 0, 1)
     set_title(plot, title)
     plot.setAxisItems({"bottom": CompactAxis("bottom"), "left": CompactAxis("left")})
     for side, label in (("bottom", x_label), ("left", y_label)):

@@ -1108,10 +1108,6 @@
       <translation>通道对须在 [0, {0}] 内；其余已跳过</translation>
     </message>
     <message>
-      <source>RoPE score (R_{m+t} q)·(R_{n+t} k)</source>
-      <translation>RoPE 得分 (R_{m+t} q)·(R_{n+t} k)</translation>
-    </message>
-    <message>
       <source>random q, k: mean ± std</source>
       <translation>随机 q、k：均值 ± 标准差</translation>
     </message>
