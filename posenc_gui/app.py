@@ -520,7 +520,9 @@ class ExportDialog(QDialog):
         return self.tab.show_view(self.view.currentText())
 
     def copy(self) -> None:
+        """Put the chosen view's image on the clipboard and say so."""
         copy_view(self.chosen_view(), **self.options())
+        self.setWindowTitle(tr("Copied {0} to the clipboard").format(self.view.currentText()))
 
     def save(self) -> None:
         """Ask where, then write the chosen view there (a refusal is shown in a dialog)."""

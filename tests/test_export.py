@@ -128,6 +128,17 @@ def test_copy_puts_the_figure_on_the_clipboard(window):
     assert len(drawn_colours(image)) > 20
 
 
+def test_the_export_dialog_copies_and_says_so(window):
+    from posenc_gui.app import ExportDialog
+
+    dialog = ExportDialog(window.tab("compare"))
+    QApplication.clipboard().clear()
+    dialog.copy()
+    view = window.tab("compare").similarity_view
+    assert QApplication.clipboard().image().width() == view.width()
+    assert dialog.windowTitle() == "Copied similarity to the clipboard"
+
+
 def test_the_export_dialog_saves_what_is_chosen(window, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 

@@ -192,6 +192,10 @@
       <translation>设备：{0}</translation>
     </message>
     <message>
+      <source>Copied {0} to the clipboard</source>
+      <translation>已将 {0} 复制到剪贴板</translation>
+    </message>
+    <message>
       <source>Last session not restored: {reason}</source>
       <translation>未恢复上次会话：{reason}</translation>
     </message>
