@@ -429,6 +429,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.remember and self.successor is None:
             remember(self.session())
+        for timer in self.findChildren(QTimer):  # animations of a window replaced by a rebuild
+            timer.stop()
         self.engine.shutdown()
         super().closeEvent(event)
 

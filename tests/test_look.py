@@ -98,6 +98,18 @@ def test_the_view_menu_rebuilds_the_window_and_keeps_every_setting(window, qtbot
     cividis.close()
 
 
+def test_a_rebuilt_window_leaves_no_animation_running(window, qtbot):
+    from PySide6.QtCore import QTimer
+
+    window.tab("rope").play.setChecked(True)
+    window.tab("extension").sweep.setChecked(True)
+    assert any(timer.isActive() for timer in window.findChildren(QTimer))
+    window.findChild(QAction, "presentation").trigger()
+    qtbot.addWidget(window.successor)
+    assert not any(timer.isActive() for timer in window.findChildren(QTimer))
+    window.successor.close()
+
+
 @pytest.mark.parametrize("presentation", [False, True])
 def test_plots_and_colorbars_stay_inside_their_views(open_look, qtbot, presentation):
     window = open_look(theme="dark", presentation=presentation)
