@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from posenc_gui import __version__
-from posenc_gui.controls import control_value, format_number, named_controls, set_control_value
+from posenc_gui.controls import apply_settings, format_number, settings
 from posenc_gui.engine import Engine, available_devices, check_device
 from posenc_gui.export import FORMATS, SCALES, copy_view, export_view
 from posenc_gui.files import check_writable_folder, write_atomic
@@ -249,10 +249,7 @@ class MainWindow(QMainWindow):
             "language": language(),
             "look": dataclasses.asdict(current_look()),
             "tab": self.tabs.currentWidget().objectName(),
-            "parameters": {
-                name: control_value(widget)
-                for name, widget in named_controls(self.parameters).items()
-            },
+            "parameters": settings(self.parameters),
             "tabs": {self.tab_at(i).name: self.tab_at(i).state() for i in range(self.tabs.count())},
         }
 
@@ -267,13 +264,10 @@ class MainWindow(QMainWindow):
             raise
 
     def _set_session(self, session: dict[str, object]) -> None:
-        controls = named_controls(self.parameters)
-        values = session.get("parameters", {})
-        unknown = sorted(set(values) - set(controls))
-        if unknown:
-            raise ValueError(f"parameters: no setting named {', '.join(unknown)}")
-        for name in (name for name in controls if name in values):
-            set_control_value(controls[name], values[name])
+        try:
+            apply_settings(self.parameters, session.get("parameters", {}))
+        except ValueError as exc:
+            raise ValueError(f"parameters: {exc}") from None
         tabs = {self.tab_at(i).name: self.tab_at(i) for i in range(self.tabs.count())}
         unknown = sorted(set(session.get("tabs", {})) - set(tabs))
         if unknown:

@@ -217,6 +217,22 @@ def control_value(widget: QWidget) -> Value:
     return widget.value()
 
 
+def settings(container: QWidget) -> dict[str, Value]:
+    """Every named setting inside ``container`` with its value (JSON-ready)."""
+    return {name: control_value(widget) for name, widget in named_controls(container).items()}
+
+
+def apply_settings(container: QWidget, values: dict[str, object]) -> None:
+    """Set the named settings in ``values`` in build order (a control that sets another's
+    range comes first); ValueError naming the first unknown or unfitting one."""
+    controls = named_controls(container)
+    unknown = sorted(set(values) - set(controls))
+    if unknown:
+        raise ValueError(f"no setting named {', '.join(unknown)}")
+    for name in (name for name in controls if name in values):
+        set_control_value(controls[name], values[name])
+
+
 def _choice(box: QComboBox, index: int) -> Value:
     """What choosing item ``index`` means: its data, or its text where it has none."""
     data = box.itemData(index)

@@ -11,7 +11,7 @@ import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters
 from PySide6.QtCore import QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter
+from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -78,7 +78,7 @@ def _draw_caption(painter: QPainter, width: int, top: int, caption: str, scale: 
     """``caption`` centred in a strip from ``top`` down, in the look's colours."""
     height = _caption_height(caption, scale)
     painter.fillRect(0, top, width, height, QColor(current_look().background))
-    font = QFont(tick_font())
+    font = tick_font()
     font.setPixelSize(round(CAPTION_POINTS * 4 / 3 * current_look().scale * scale))
     painter.setFont(font)
     painter.setPen(QColor(current_look().foreground))

@@ -16,7 +16,6 @@ from posenc_gui.views.style import Look
 
 FORMAT = "posenc-gui session"
 VERSION = 1
-SUFFIX = ".json"
 _LAST = "last_session"
 
 

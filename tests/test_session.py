@@ -60,6 +60,10 @@ CORRUPT = [
         "theme must be one of light, dark",
     ),
     (
+        json.dumps({"format": FORMAT, "version": 1, "look": {"presentation": "yes"}}).encode(),
+        "presentation must be true or false, got 'yes'",
+    ),
+    (
         json.dumps({"format": FORMAT, "version": 1, "language": "fr"}).encode(),
         "language must be one of en, zh_CN",
     ),

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from posenc_gui.controls import control_value, named_controls, set_control_value
+from posenc_gui.controls import apply_settings, settings
 from posenc_gui.engine import Engine
 from posenc_gui.engine.engine import Compute
 from posenc_gui.i18n import tr
@@ -128,26 +128,19 @@ class Tab(QWidget):
 
     def state(self) -> dict[str, Any]:
         """The tab's settings as JSON-ready data: its page and every named control."""
-        controls = {name: control_value(w) for name, w in named_controls(self).items()}
         return {
             "page": self.pages.currentWidget().objectName() if self.pages else None,
-            "controls": controls,
+            "controls": settings(self),
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
         """Apply ``state()`` data; ValueError naming the first setting that does not fit
         (settings before it stay applied: callers that need all-or-nothing restore a saved
         state)."""
-        controls = named_controls(self)
-        unknown = sorted(set(state.get("controls", {})) - set(controls))
-        if unknown:
-            raise ValueError(f"{self.name}: no setting named {', '.join(unknown)}")
-        values = state.get("controls", {})
-        for name in (name for name in controls if name in values):  # build order: ranges first
-            try:
-                set_control_value(controls[name], values[name])
-            except ValueError as exc:
-                raise ValueError(f"{self.name}: {exc}") from None
+        try:
+            apply_settings(self, state.get("controls", {}))
+        except ValueError as exc:
+            raise ValueError(f"{self.name}: {exc}") from None
         if state.get("page"):
             self.show_page(state["page"])
 

@@ -41,6 +41,8 @@ class Look:
     cyclic: str = "CET-CBC1"
 
     def __post_init__(self) -> None:
+        if not isinstance(self.presentation, bool):
+            raise ValueError(f"presentation must be true or false, got {self.presentation!r}")
         if self.theme not in THEMES:
             raise ValueError(f"theme must be one of {', '.join(THEMES)}, got {self.theme!r}")
         for role, names in COLORMAPS.items():
@@ -104,11 +106,6 @@ def set_look(look: Look) -> None:
         foreground=look.foreground,
         antialias=True,
     )
-
-
-def configure_pyqtgraph() -> None:
-    """Global pyqtgraph options for the current look; call before the first view exists."""
-    set_look(current_look())
 
 
 def colormap(role: str) -> pg.ColorMap:
