@@ -143,3 +143,35 @@ def test_the_log_axis_leaves_distance_zero_out(window, drive):
     drive(window, lambda: tab.log_distance.setChecked(True), "compare")
     x, _ = tab.similarity_view.items[0].getOriginalDataset()
     assert x.min() >= 1 and tab.similarity_view.plot.getAxis("bottom").logMode
+
+
+def test_log_windows_cover_every_distance_once_and_start_exact():
+    starts, counts = binning.log_bins(1, 1 << 20, 512)
+    ends = starts + counts
+    assert starts[0] == 1 and ends[-1] == 1 << 20
+    assert torch.equal(starts[1:], ends[:-1]) and bool((counts >= 1).all())
+    assert len(starts) <= 512
+    assert counts[:5].tolist() == [1, 1, 1, 1, 1]  # finer than one position near the start
+    assert counts[-1] > 1000  # a decade's worth of positions per pixel at the end
+
+
+def test_pixel_means_are_exact_on_a_log_axis():
+    window = Window(1, 5000, 64, log=True)
+    frame = compute_compare(CompareParams(1 << 20, 32, 16, 10000.0, x=window), CPU)
+    full = brute_force(CompareParams(5000, 32, 16, 10000.0))
+    starts, counts = window.bins()
+    for name in ("sinusoidal", "rope_ones", "t5", "shaw"):
+        means = [full[name][s : s + c].mean() for s, c in zip(starts, counts, strict=True)]
+        np.testing.assert_allclose(getattr(frame, name), means, atol=1e-12, err_msg=name)
+
+
+def test_the_log_axis_starts_at_distance_one_at_any_length(window, drive):
+    tab = window.tab("compare")
+    drive(window, lambda: window.tabs.setCurrentWidget(tab), "compare")
+    drive(window, lambda: tab.log_distance.setChecked(True), "compare")
+    drive(window, lambda: window.parameters.seq_len.setValue(1 << 16), "compare")
+    x, _ = tab.similarity_view.items[0].getOriginalDataset()
+    assert x[0] == 1 and x[1] == 2  # log-spaced pixels: single distances first
+    fill = tab.similarity_view.bands[0][1]
+    band_x, _ = fill.curves[0].getData()
+    np.testing.assert_allclose(band_x, np.log10(tab.frame.distances))  # the band follows log x

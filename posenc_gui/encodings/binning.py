@@ -41,7 +41,7 @@ def mean_cos_sin(
     """
     omega = inv_freq.to(torch.float64)[None, :]
     start = starts.to(torch.float64)[:, None]
-    lengths, which = torch.unique(counts, return_inverse=True)  # runs share one or two lengths
+    lengths, which = torch.unique(counts, return_inverse=True)  # equal runs: one or two lengths
     n = lengths.to(torch.float64)[:, None]
     # ω < π, so sin(ω/2) > 0 and the Dirichlet ratio is well conditioned in float64; for n = 1
     # it is exactly 1 and the phase exactly a·ω, so single positions match the full table.
@@ -68,21 +68,43 @@ def run_means(values: torch.Tensor, starts: torch.Tensor, counts: torch.Tensor) 
     return (total[ends] - total[starts]) / counts.double().reshape(shape)
 
 
+def log_bins(start: int, stop: int, max_bins: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Split ``range(start, stop)`` (``start ≥ 1``) into at most ``max_bins`` runs of equal
+    width on a log scale: single positions where the scale is finer than one position.
+
+    Returns ``(starts, counts)`` as ``bins`` does.
+    """
+    start = check_int("start", start, 1)
+    stop = check_int("stop", stop, start + 1)
+    n_bins = check_int("max_bins", max_bins, 1)
+    ratio = torch.linspace(0.0, 1.0, n_bins + 1, dtype=torch.float64)
+    edges = torch.floor(start * (stop / start) ** ratio).to(torch.int64)
+    edges[0], edges[-1] = start, stop  # exact ends despite rounding
+    edges = torch.unique(edges)  # sorted; runs shorter than one position merge
+    return edges[:-1], edges[1:] - edges[:-1]
+
+
 @dataclass(frozen=True)
 class Window:
-    """Integer coordinates ``start … stop-1`` of one axis, shown with at most ``pixels`` bins."""
+    """Integer coordinates ``start … stop-1`` of one axis, shown with at most ``pixels`` bins:
+    equal runs, or with ``log`` runs of equal width on a log scale (``start ≥ 1``)."""
 
     start: int
     stop: int
     pixels: int = 1024
+    log: bool = False
 
     def __post_init__(self) -> None:
         if self.stop <= self.start:
             raise ValueError(f"window must not be empty, got {self.start} … {self.stop - 1}")
+        if self.log and self.start < 1:
+            raise ValueError(f"a log window must start at 1 or more, got {self.start}")
         check_int("pixels", self.pixels, 1)
 
     def bins(self) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(starts, counts)`` of the runs each pixel covers (see ``bins``)."""
+        """``(starts, counts)`` of the runs each pixel covers (see ``bins``, ``log_bins``)."""
+        if self.log:
+            return log_bins(self.start, self.stop, self.pixels)
         starts, counts = bins(self.stop - self.start, self.pixels)
         return starts + self.start, counts
 

@@ -188,8 +188,10 @@ class CurvesView(pg.PlotWidget):
             self.plot.enableAutoRange(axis="y")
 
     def _band(self, band: Band) -> pg.FillBetweenItem:
-        low = pg.PlotCurveItem(band.x, band.low)
-        high = pg.PlotCurveItem(band.x, band.high)
+        # A fill's curves do not follow the plot's log mode (its data items do): map them here.
+        x = np.log10(band.x) if self._log[0] else band.x
+        low, high = (np.log10(y) if self._log[1] else y for y in (band.low, band.high))
+        low, high = pg.PlotCurveItem(x, low), pg.PlotCurveItem(x, high)
         colour = pg.mkColor(current_look().colour(band.color))
         colour.setAlpha(60)
         fill = pg.FillBetweenItem(low, high, brush=colour)

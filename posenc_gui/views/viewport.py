@@ -27,12 +27,14 @@ def pixel_budget(length: float) -> int:
     return int(min(MAX_PIXELS, max(MIN_PIXELS, length)))
 
 
-def clip_window(view_range: tuple[float, float], extent: Extent, pixels: int) -> Window:
+def clip_window(
+    view_range: tuple[float, float], extent: Extent, pixels: int, *, log: bool = False
+) -> Window:
     """The integer window of ``extent`` that ``view_range`` shows (at least one cell)."""
     lo, hi = extent
     start = min(max(math.floor(view_range[0]), lo), hi - 1)
     stop = max(min(math.ceil(view_range[1]), hi), start + 1)
-    return Window(start, stop, pixels)
+    return Window(start, stop, pixels, log)
 
 
 class Viewport(QObject):
@@ -68,17 +70,18 @@ class Viewport(QObject):
         self, x_extent: Extent, y_extent: Extent | None = None
     ) -> tuple[Window, Window | None]:
         """The visible windows of the given extents; the whole extents if they are new."""
+        log = self.log_x and x_extent[0] >= 1  # log-spaced pixels on a log axis
         width = pixel_budget(self.view_box.width())
         height = pixel_budget(self.view_box.height())
         if self.extent != (x_extent, y_extent):
-            x = Window(*x_extent, width)
+            x = Window(*x_extent, width, log)
             y = None if y_extent is None else Window(*y_extent, height)
         else:
             x_range, y_range = self.view_box.viewRange()
             if self.log_x:
                 x_range = [10.0**x for x in x_range]
             x_range = [x + self.margin for x in x_range]
-            x = clip_window(x_range, x_extent, width)
+            x = clip_window(x_range, x_extent, width, log=log)
             y = None if y_extent is None else clip_window(y_range, y_extent, height)
         self._last = (
             _steady(x, self._last[0] if self._last else None),
