@@ -174,12 +174,10 @@ def _steps(window, tab_name: str, count: int, first: int) -> list[Callable[[], o
 
 def run(sizes: Sequence[tuple[int, int, int]], steps: int, device: str | None) -> dict:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtWidgets import QApplication
+    from posenc_gui.app import application
+    from posenc_gui.window import MainWindow
 
-    from posenc_gui.app import MainWindow, install_fonts
-
-    app = QApplication.instance() or QApplication([])
-    install_fonts(app)
+    app = application()
     window = MainWindow(device=device)
     window.resize(1500, 950)
     window.show()

@@ -46,7 +46,7 @@ def view_data(view: QWidget) -> np.ndarray:
         table["value"] = values.ravel()
         return table
     if isinstance(view, CurvesView):
-        series = [(item.name() or "", *item.getOriginalDataset()) for item in view.items]
+        series = [(item.name() or "", *item.getOriginalDataset()) for item in view.curve_items]
     elif isinstance(view, RotationView):
         series = [
             (plot.titleLabel.text.replace("<br>", " "), *trail.getOriginalDataset())

@@ -1,4 +1,5 @@
-"""Writing files so that a failure leaves nothing behind: a temporary file, then a rename."""
+"""Reading files with a clear refusal, and writing them so that a failure leaves nothing behind
+(a temporary file, then a rename)."""
 
 from __future__ import annotations
 
@@ -48,3 +49,11 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def read_file(path: str | Path) -> bytes:
+    """The bytes of a config.json or session; ValueError with the reason if unreadable."""
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise ValueError(f"{path}: {exc.strerror}") from None

@@ -5,6 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 
 from posenc_gui.paths import resource_path
+from posenc_gui.translatable import N_
+
+__all__ = ["LANGUAGES", "N_", "language", "set_language", "tr"]
 
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
 _installed: list[QTranslator] = []
@@ -14,11 +17,6 @@ _language = ["en"]
 def tr(text: str) -> str:
     """``text`` in the current language (the English source when it has no translation)."""
     return QCoreApplication.translate("", text)
-
-
-def N_(text: str) -> str:
-    """Mark ``text`` for translation where it is defined; ``tr`` it where it is shown."""
-    return text
 
 
 def language() -> str:

@@ -6,22 +6,21 @@ Pure Python: every tab reads what it needs from a ``Preset``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from posenc_gui.encodings.extension import RopeScaling
+from posenc_gui.encodings.rope_scaling import RopeScaling
 from posenc_gui.paths import resource_path
 
-KINDS = ("sinusoidal", "rope", "t5", "alibi")
 MAX_CONFIG_BYTES = 1_000_000  # a config.json is a few kB; refuse anything absurd
 
 
 @dataclass(frozen=True)
 class Preset:
     name: str
-    kind: str  # one of KINDS
+    kind: str  # which encoding: a preset kind some tab takes (registry.preset_kinds)
     config: Mapping[str, Any]  # Hugging Face config.json keys
     layout: str = "half"  # RoPE channel layout of the checkpoint
     sources: Mapping[str, str] | None = None
@@ -32,15 +31,15 @@ class Preset:
         return RopeScaling.from_config(self.config) if self.kind == "rope" else None
 
 
-def _preset(entry: object, index: int) -> Preset:
+def _preset(entry: object, index: int, kinds: Collection[str]) -> Preset:
     where = f"presets[{index}]"
     if not isinstance(entry, Mapping):
         raise ValueError(f"{where}: must be an object")
     name, kind = entry.get("name"), entry.get("kind")
     if not isinstance(name, str) or not name:
         raise ValueError(f"{where}.name: must be a non-empty string")
-    if kind not in KINDS:
-        raise ValueError(f"{where}.kind: must be one of {', '.join(KINDS)}, got {kind!r}")
+    if kind not in kinds:
+        raise ValueError(f"{where}.kind: must be one of {', '.join(kinds)}, got {kind!r}")
     config, sources = entry.get("config"), entry.get("sources")
     if not isinstance(config, Mapping):
         raise ValueError(f"{where}.config: must be an object")
@@ -57,8 +56,9 @@ def _preset(entry: object, index: int) -> Preset:
     return preset
 
 
-def parse_presets(text: str) -> list[Preset]:
-    """Presets from the JSON text of a presets file; ValueError saying what is wrong."""
+def parse_presets(text: str, kinds: Collection[str]) -> list[Preset]:
+    """Presets of the given ``kinds`` from the JSON text of a presets file; ValueError saying
+    what is wrong."""
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -68,13 +68,13 @@ def parse_presets(text: str) -> list[Preset]:
     entries = document.get("presets")
     if not isinstance(entries, list):
         raise ValueError("presets: 'presets' must be a list")
-    return [_preset(entry, i) for i, entry in enumerate(entries)]
+    return [_preset(entry, i, kinds) for i, entry in enumerate(entries)]
 
 
-def load_presets(path: Path | None = None) -> list[Preset]:
-    """The bundled presets (or those in ``path``)."""
+def load_presets(kinds: Collection[str], path: Path | None = None) -> list[Preset]:
+    """The bundled presets (or those in ``path``), of the given ``kinds``."""
     path = path or resource_path("presets", "models.json")
-    return parse_presets(path.read_text(encoding="utf-8"))
+    return parse_presets(path.read_text(encoding="utf-8"), kinds)
 
 
 def read_config_json(data: bytes) -> tuple[Mapping[str, Any], RopeScaling]:

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture
 def window(qtbot) -> Iterator:
     """A shown main window on the CPU whose first frame has been drawn."""
-    from posenc_gui.app import MainWindow
+    from posenc_gui.window import MainWindow
 
     win = MainWindow(device="cpu")
     qtbot.addWidget(win)

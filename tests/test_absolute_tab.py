@@ -10,8 +10,8 @@ import torch
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QWidget
 
-from posenc_gui.encodings import sinusoidal
-from posenc_gui.engine.windows import intersect
+from posenc_gui.encodings import binning, sinusoidal
+from posenc_gui.encodings.window import intersect
 
 
 def drawn_tick_labels(axis) -> list[str]:
@@ -99,16 +99,16 @@ def test_zooming_in_recomputes_exact_values_of_the_window(window, drive):
 def test_waveforms_and_offsets_are_exact_pixel_means(window, drive):
     tab = window.tab("absolute")
     drive(window, lambda: window.parameters.seq_len.setValue(7000))
-    x, y = tab.wave_view.items[1].getOriginalDataset()  # dim 2
+    x, y = tab.wave_view.curve_items[1].getOriginalDataset()  # dim 2
     column = sinusoidal.encode(torch.arange(7000), 128, channels=[2], dtype=torch.float64)
-    window_bins = tab.frame.params.wave_x.bins()
+    window_bins = binning.runs(tab.frame.params.wave_x)
     runs = list(zip(*(t.tolist() for t in window_bins), strict=True))
     expected = [column[s : s + n, 0].mean().item() for s, n in runs]
     np.testing.assert_allclose(y, expected, atol=1e-9)
     np.testing.assert_allclose(x, [s + (n - 1) / 2 for s, n in runs])
     assert len(runs) < 7000  # one value per pixel, not per position
-    k, by_offset = tab.offset_view.items[1].getOriginalDataset()
-    k_bins = intersect(tab.frame.params.offset_x, 0, 7000).bins()  # reference position p = 0
+    k, by_offset = tab.offset_view.curve_items[1].getOriginalDataset()
+    k_bins = binning.runs(intersect(tab.frame.params.offset_x, 0, 7000))  # reference position p = 0
     k_runs = list(zip(*(t.tolist() for t in k_bins), strict=True))
     np.testing.assert_allclose(k, [s + (n - 1) / 2 for s, n in k_runs])
     omega = sinusoidal.frequencies(128)
@@ -134,8 +134,8 @@ def test_waveforms_follow_the_chosen_dimensions(window, drive):
     tab.dimensions.setText("1, 6, 127, 500")
     drive(window, tab.dimensions.editingFinished.emit)
     pe = expected_table(64, 128, 10000.0)
-    assert [item.name() for item in tab.wave_view.items] == ["dim 1", "dim 6", "dim 127"]
-    for item, dim in zip(tab.wave_view.items, (1, 6, 127), strict=True):
+    assert [item.name() for item in tab.wave_view.curve_items] == ["dim 1", "dim 6", "dim 127"]
+    for item, dim in zip(tab.wave_view.curve_items, (1, 6, 127), strict=True):
         x, y = item.getOriginalDataset()
         np.testing.assert_array_equal(x, np.arange(64))
         np.testing.assert_allclose(y, pe[:, dim], atol=1e-7)
@@ -147,13 +147,13 @@ def test_bad_dimensions_text_gives_a_message(window, drive):
     tab.dimensions.setText("zero, one")
     drive(window, tab.dimensions.editingFinished.emit)
     assert "dimensions must be whole numbers" in tab.message.text()
-    assert tab.wave_view.items == []
+    assert tab.wave_view.curve_items == []
 
 
 def test_offset_curve_is_independent_of_reference_position(window, drive):
     tab = window.tab("absolute")
     drive(window, lambda: tab.reference_position.setValue(20))
-    closed, measured = tab.offset_view.items
+    closed, measured = tab.offset_view.curve_items
     k, sim = measured.getOriginalDataset()
     np.testing.assert_array_equal(k, np.arange(-20, 44))
     expected = torch.cos(torch.from_numpy(k)[:, None] * sinusoidal.frequencies(128)).sum(1)

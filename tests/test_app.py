@@ -60,7 +60,7 @@ def test_python_dash_m_entry_prints_version():
 
 
 def test_closing_the_window_stops_the_engine(qtbot):
-    from posenc_gui.app import MainWindow
+    from posenc_gui.window import MainWindow
 
     win = MainWindow(device="cpu")
     qtbot.addWidget(win)

@@ -4,21 +4,63 @@ their references), exact pixel means, and what the tab draws."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
 import torch
 from transformers.models.t5.modeling_t5 import T5Attention
 
+from posenc_gui import registry
 from posenc_gui.encodings import binning
-from posenc_gui.encodings.binning import Window
-from posenc_gui.engine.compare import CompareParams, compute_compare
+from posenc_gui.encodings.window import Window
+from posenc_gui.tabs.compare.compute import CompareFrame, CompareParams, compute_compare
 from tests.test_relative import reference_get_slopes
 
 CPU = torch.device("cpu")
 
 
-def brute_force(p: CompareParams) -> dict[str, np.ndarray]:
+@dataclass(frozen=True)
+class Case:
+    """The shared parameters and every Compare setting, as the tab's controls name them."""
+
+    seq_len: int
+    d_model: int
+    head_dim: int
+    theta: float
+    max_relative_position: int = 16
+    num_buckets: int = 32
+    max_distance: int = 128
+    n_heads: int = 8
+    seed: int = 0
+    x: Window | None = None
+
+    def params(self) -> CompareParams:
+        settings = ("max_relative_position", "num_buckets", "max_distance", "n_heads", "seed")
+        return CompareParams(
+            self.seq_len,
+            self.d_model,
+            self.head_dim,
+            self.theta,
+            registry.compare_entries(),
+            tuple((name, getattr(self, name)) for name in settings),
+            self.x,
+        )
+
+
+def computed(case: Case) -> CompareFrame:
+    return compute_compare(case.params(), CPU)
+
+
+def curve(frame: CompareFrame, name: str) -> np.ndarray:
+    """A curve's values by the names the brute force uses (rope_std: the band's half width)."""
+    if name in ("rope_mean", "rope_std"):
+        random = frame.curve("rope_random")
+        return random.values if name == "rope_mean" else random.std
+    return frame.curve(name).values
+
+
+def brute_force(p: Case) -> dict[str, np.ndarray]:
     """Every curve at every distance 0 … seq_len−1, straight from the definitions."""
     k = np.arange(p.seq_len, dtype=np.float64)
     omega = p.theta ** (-np.arange(0, p.d_model, 2) / p.d_model)
@@ -48,46 +90,46 @@ def brute_force(p: CompareParams) -> dict[str, np.ndarray]:
 @pytest.mark.parametrize(
     "params",
     [
-        CompareParams(200, 64, 32, 10000.0),
-        CompareParams(300, 128, 128, 500000.0, 7, 16, 64, 12),
-        CompareParams(100, 2, 2, 10.0, 1, 4, 9, 1),
+        Case(200, 64, 32, 10000.0),
+        Case(300, 128, 128, 500000.0, 7, 16, 64, 12),
+        Case(100, 2, 2, 10.0, 1, 4, 9, 1),
     ],
 )
 def test_curves_match_their_closed_forms(params):
-    frame = compute_compare(params, CPU)  # seq_len < 1024 pixels: one distance per pixel
+    frame = computed(params)  # seq_len < 1024 pixels: one distance per pixel
     expected = brute_force(params)
     np.testing.assert_array_equal(frame.distances, np.arange(params.seq_len))
     for name, values in expected.items():
-        np.testing.assert_allclose(getattr(frame, name), values, rtol=0, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(curve(frame, name), values, rtol=0, atol=1e-12, err_msg=name)
     # RoPE with q = 1 is the sinusoidal similarity of head_dim: the same curve when they agree
     if params.d_model == params.head_dim:
-        np.testing.assert_allclose(frame.rope_ones, frame.sinusoidal, atol=1e-12)
+        same = curve(frame, "rope_ones"), curve(frame, "sinusoidal")
+        np.testing.assert_allclose(*same, atol=1e-12)
 
 
 def test_every_curve_is_one_at_distance_zero_and_the_band_is_a_similarity():
-    frame = compute_compare(CompareParams(64, 96, 64, 10000.0, seed=3), CPU)
-    for curve in (frame.sinusoidal, frame.rope_ones, frame.rope_mean, frame.t5, frame.shaw):
-        assert curve[0] == pytest.approx(1.0, abs=1e-12)
-    np.testing.assert_allclose(frame.alibi[:, 0], 1.0)
-    assert frame.rope_std[0] == pytest.approx(0.0, abs=1e-12)
-    assert np.all(np.abs(frame.rope_mean) <= 1 + 1e-12)  # Cauchy–Schwarz
-    assert np.all(frame.rope_std[1:] > 0)
+    frame = computed(Case(64, 96, 64, 10000.0, seed=3))
+    for name in ("sinusoidal", "rope_ones", "rope_mean", "t5", "shaw"):
+        assert curve(frame, name)[0] == pytest.approx(1.0, abs=1e-12)
+    np.testing.assert_allclose(curve(frame, "alibi")[:, 0], 1.0)
+    assert curve(frame, "rope_std")[0] == pytest.approx(0.0, abs=1e-12)
+    assert np.all(np.abs(curve(frame, "rope_mean")) <= 1 + 1e-12)  # Cauchy–Schwarz
+    assert np.all(curve(frame, "rope_std")[1:] > 0)
 
 
 def test_pixel_means_are_exact_at_a_million_positions():
     seq_len = 1 << 20
     window = Window(1000, 5000, 64)  # 62.5 distances per pixel
-    p = CompareParams(seq_len, 32, 16, 10000.0, x=window)
-    frame = compute_compare(p, CPU)
-    full = brute_force(CompareParams(5000, 32, 16, 10000.0))
-    starts, counts = window.bins()
+    frame = computed(Case(seq_len, 32, 16, 10000.0, x=window))
+    full = brute_force(Case(5000, 32, 16, 10000.0))
+    starts, counts = binning.runs(window)
     for name in ("sinusoidal", "rope_ones", "t5", "shaw"):
         means = [full[name][s : s + c].mean() for s, c in zip(starts, counts, strict=True)]
-        np.testing.assert_allclose(getattr(frame, name), means, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(curve(frame, name), means, atol=1e-12, err_msg=name)
     means = np.stack(
         [full["alibi"][:, s : s + c].mean(-1) for s, c in zip(starts, counts, strict=True)], -1
     )
-    np.testing.assert_allclose(frame.alibi, means, rtol=1e-12, atol=1e-300)
+    np.testing.assert_allclose(curve(frame, "alibi"), means, rtol=1e-12, atol=1e-300)
 
 
 @pytest.mark.parametrize("rate", [0.0, 1e-9, 2**-8, 0.5, 8.0])
@@ -102,21 +144,21 @@ def test_mean_decay_is_the_mean_of_the_exponentials(rate):
 def test_the_tab_draws_the_frame_and_the_comparison_table(window, drive):
     tab = window.tab("compare")
     drive(window, lambda: window.tabs.setCurrentWidget(tab), "compare")
-    drive(window, lambda: tab.n_heads.setValue(4), "compare")
+    drive(window, lambda: tab.setting_controls["n_heads"].setValue(4), "compare")
     frame = tab.frame
-    drawn = {item.name(): item.getOriginalDataset() for item in tab.similarity_view.items}
+    drawn = {item.name(): item.getOriginalDataset() for item in tab.similarity_view.curve_items}
     x, y = drawn["sinusoidal, d_model 128"]
     np.testing.assert_array_equal(x, frame.distances)
-    np.testing.assert_array_equal(y, frame.sinusoidal)
-    np.testing.assert_array_equal(drawn["T5, 32 buckets"][1], frame.t5)
-    np.testing.assert_array_equal(drawn["Shaw, K = 16"][1], frame.shaw)
-    alibi = [
-        item
-        for item in tab.similarity_view.items
-        if item.opts["pen"].color().name()
-        == tab.similarity_view.items[-1].opts["pen"].color().name()
-    ]
-    assert len(alibi) == 4  # one curve per head
+    np.testing.assert_array_equal(y, curve(frame, "sinusoidal"))
+    np.testing.assert_array_equal(drawn["T5, 32 buckets"][1], curve(frame, "t5"))
+    np.testing.assert_array_equal(drawn["Shaw, K = 16"][1], curve(frame, "shaw"))
+    items = tab.similarity_view.curve_items
+    first = items.index(next(item for item in items if item.name().startswith("ALiBi")))
+    alibi = items[first : first + 4]
+    assert [item.name() for item in alibi] == ["ALiBi, heads 1 … 4 (steepest first)", *[None] * 3]
+    assert len({item.opts["pen"].color().name() for item in alibi}) == 1  # one family, one colour
+    for item, head in zip(alibi, curve(frame, "alibi"), strict=True):
+        np.testing.assert_array_equal(item.getOriginalDataset()[1], head)  # one curve per head
     table = tab.table
     assert (table.rowCount(), table.columnCount()) == (5, 5)
     criteria = [table.verticalHeaderItem(r).text() for r in range(5)]
@@ -141,7 +183,7 @@ def test_the_log_axis_leaves_distance_zero_out(window, drive):
     tab = window.tab("compare")
     drive(window, lambda: window.tabs.setCurrentWidget(tab), "compare")
     drive(window, lambda: tab.log_distance.setChecked(True), "compare")
-    x, _ = tab.similarity_view.items[0].getOriginalDataset()
+    x, _ = tab.similarity_view.curve_items[0].getOriginalDataset()
     assert x.min() >= 1 and tab.similarity_view.plot.getAxis("bottom").logMode
 
 
@@ -157,12 +199,12 @@ def test_log_windows_cover_every_distance_once_and_start_exact():
 
 def test_pixel_means_are_exact_on_a_log_axis():
     window = Window(1, 5000, 64, log=True)
-    frame = compute_compare(CompareParams(1 << 20, 32, 16, 10000.0, x=window), CPU)
-    full = brute_force(CompareParams(5000, 32, 16, 10000.0))
-    starts, counts = window.bins()
+    frame = computed(Case(1 << 20, 32, 16, 10000.0, x=window))
+    full = brute_force(Case(5000, 32, 16, 10000.0))
+    starts, counts = binning.runs(window)
     for name in ("sinusoidal", "rope_ones", "t5", "shaw"):
         means = [full[name][s : s + c].mean() for s, c in zip(starts, counts, strict=True)]
-        np.testing.assert_allclose(getattr(frame, name), means, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(curve(frame, name), means, atol=1e-12, err_msg=name)
 
 
 def test_the_log_axis_starts_at_distance_one_at_any_length(window, drive):
@@ -170,7 +212,7 @@ def test_the_log_axis_starts_at_distance_one_at_any_length(window, drive):
     drive(window, lambda: window.tabs.setCurrentWidget(tab), "compare")
     drive(window, lambda: tab.log_distance.setChecked(True), "compare")
     drive(window, lambda: window.parameters.seq_len.setValue(1 << 16), "compare")
-    x, _ = tab.similarity_view.items[0].getOriginalDataset()
+    x, _ = tab.similarity_view.curve_items[0].getOriginalDataset()
     assert x[0] == 1 and x[1] == 2  # log-spaced pixels: single distances first
     fill = tab.similarity_view.bands[0][1]
     band_x, _ = fill.curves[0].getData()

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from posenc_gui.engine import Engine, available_devices, check_device, default_device
-from posenc_gui.engine.absolute import AbsoluteParams, compute_absolute
+from posenc_gui.tabs.absolute.compute import AbsoluteParams, compute_absolute
 
 
 @pytest.fixture

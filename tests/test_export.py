@@ -32,7 +32,7 @@ def test_curves_numbers_keep_every_curve(window, tmp_path):
     view = window.tab("absolute").wave_view
     table = np.load(export_view(view, tmp_path / "waves.npy"))
     assert list(dict.fromkeys(table["curve"])) == ["dim 0", "dim 2", "dim 8", "dim 32"]
-    x, y = view.items[1].getOriginalDataset()
+    x, y = view.curve_items[1].getOriginalDataset()
     np.testing.assert_array_equal(table["y"][table["curve"] == "dim 2"], y)
     np.testing.assert_array_equal(table["x"][table["curve"] == "dim 2"], x)
 
@@ -129,7 +129,7 @@ def test_copy_puts_the_figure_on_the_clipboard(window):
 
 
 def test_the_export_dialog_copies_and_says_so(window):
-    from posenc_gui.app import ExportDialog
+    from posenc_gui.export_dialog import ExportDialog
 
     dialog = ExportDialog(window.tab("compare"))
     QApplication.clipboard().clear()
@@ -142,7 +142,7 @@ def test_the_export_dialog_copies_and_says_so(window):
 def test_the_export_dialog_saves_what_is_chosen(window, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
-    from posenc_gui.app import ExportDialog
+    from posenc_gui.export_dialog import ExportDialog
 
     target = tmp_path / "decay.svg"
     monkeypatch.setattr(

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import torch
 
-from posenc_gui.encodings import binning, extension
-from posenc_gui.encodings.extension import RopeScaling
+from posenc_gui.encodings import binning, rope_scaling
+from posenc_gui.encodings.rope_scaling import RopeScaling
 
 
 @pytest.fixture
@@ -32,18 +32,18 @@ def test_default_yarn_views_match_the_library(window, tab):
     scaling = RopeScaling(
         head_dim=128, method="yarn", factor=8.0, original_context=8192, max_position_embeddings=8192
     )
-    original = extension.scaled_inv_freq(scaling.with_changes(method="default"))
-    scaled = extension.scaled_inv_freq(scaling)
-    _, scaled_curve = tab.wavelength_view.items
+    original = rope_scaling.scaled_inv_freq(scaling.with_changes(method="default"))
+    scaled = rope_scaling.scaled_inv_freq(scaling)
+    _, scaled_curve = tab.wavelength_view.curve_items
     np.testing.assert_allclose(data(scaled_curve)[1], (2 * math.pi / scaled).numpy())
-    ratios = np.concatenate([data(item)[1] for item in tab.ratio_view.items])
-    pairs = np.concatenate([data(item)[0] for item in tab.ratio_view.items])
+    ratios = np.concatenate([data(item)[1] for item in tab.ratio_view.curve_items])
+    pairs = np.concatenate([data(item)[0] for item in tab.ratio_view.curve_items])
     np.testing.assert_allclose(ratios[np.argsort(pairs)], (scaled / original).numpy())
-    factor = extension.attention_factor(scaling)
+    factor = rope_scaling.attention_factor(scaling)
     assert f"attention factor (mscale) {factor:.4f}" in tab.readout.text()
     # decay: exact run means of 2·Σ cos(d·θ'), scaled by the attention factor squared
-    starts, counts = tab.frame.params.decay_x.bins()
-    distances, decay = data(tab.decay_view.items[1])
+    starts, counts = binning.runs(tab.frame.params.decay_x)
+    distances, decay = data(tab.decay_view.curve_items[1])
     np.testing.assert_allclose(distances, (starts + (counts - 1) / 2).numpy())
     expected = factor**2 * 2 * binning.mean_phasor(starts, counts, scaled).real.sum(1)
     np.testing.assert_allclose(decay, expected.numpy(), rtol=1e-9, atol=1e-9)
@@ -55,7 +55,7 @@ def test_llama31_preset_shows_29_kept_6_blended_29_interpolated(window, drive, t
     assert (window.parameters.head_dim.value(), window.parameters.theta.value()) == (128, 5e5)
     assert tab.method.currentData() == "llama3"
     assert "pairs kept 29, blended 6, interpolated 29" in tab.readout.text()
-    counts = {item.name(): len(data(item)[0]) for item in tab.ratio_view.items}
+    counts = {item.name(): len(data(item)[0]) for item in tab.ratio_view.curve_items}
     assert counts == {"kept": 29, "blended": 6, "interpolated": 29}
     assert [span.getRegion() for span in tab.ratio_view.spans] == [
         (-0.5, 28.5),
@@ -71,8 +71,8 @@ def test_angle_budget_flags_unseen_angles(window, drive, tab):
         channel="extension",
     )
     drive(window, lambda: tab.target_context.setValue(32768), channel="extension")
-    theta = extension.scaled_inv_freq(RopeScaling(head_dim=128))
-    original, target, flagged = tab.angle_view.items
+    theta = rope_scaling.scaled_inv_freq(RopeScaling(head_dim=128))
+    original, target, flagged = tab.angle_view.curve_items
     np.testing.assert_allclose(data(original)[1], (8192 * theta).numpy())
     np.testing.assert_allclose(data(target)[1], (32768 * theta).numpy())
     expected = np.flatnonzero((8192 * theta < 2 * math.pi).numpy())
@@ -81,7 +81,7 @@ def test_angle_budget_flags_unseen_angles(window, drive, tab):
 
 def test_dynamic_sweep_marks_the_base_at_the_length(window, drive, qtbot, tab):
     drive(window, lambda: tab.sweep_length.setValue(20000), channel="extension")
-    curve, marker = tab.dynamic_view.items
+    curve, marker = tab.dynamic_view.curve_items
     scaling = RopeScaling(
         head_dim=128,
         method="dynamic",
@@ -89,7 +89,7 @@ def test_dynamic_sweep_marks_the_base_at_the_length(window, drive, qtbot, tab):
         original_context=8192,
         max_position_embeddings=8192,
     )
-    assert data(marker)[1][0] == pytest.approx(extension.effective_base(scaling, 20000))
+    assert data(marker)[1][0] == pytest.approx(rope_scaling.effective_base(scaling, 20000))
     _, bases = data(curve)
     assert np.all(np.diff(bases) >= 0) and bases[0] == 10000.0
     start = tab.sweep_length.value()
@@ -104,10 +104,10 @@ def test_clashing_settings_keep_the_last_frame_and_say_why(window, drive, tab):
         lambda: tab.method.setCurrentIndex(tab.method.findData("llama3")),
         channel="extension",
     )
-    before = data(tab.wavelength_view.items[1])[1].copy()
+    before = data(tab.wavelength_view.curve_items[1])[1].copy()
     tab.low_freq_factor.setValue(8.0)  # above high_freq_factor 4
     assert "high_freq_factor: must exceed low_freq_factor" in tab.message.text()
-    np.testing.assert_array_equal(data(tab.wavelength_view.items[1])[1], before)
+    np.testing.assert_array_equal(data(tab.wavelength_view.curve_items[1])[1], before)
     drive(window, lambda: tab.low_freq_factor.setValue(1.0), channel="extension")
     assert tab.message.text() == ""
 
@@ -122,9 +122,9 @@ def test_phi_preset_brings_its_factor_lists(window, drive, tab):
     drive(window, lambda: window.apply_preset(phi), channel="extension")
     assert "48 short + 48 long" in tab.factor_lists.text()
     long = torch.tensor(phi.config["rope_scaling"]["long_factor"], dtype=torch.float64)
-    theta = extension.scaled_inv_freq(RopeScaling(head_dim=96))
+    theta = rope_scaling.scaled_inv_freq(RopeScaling(head_dim=96))
     np.testing.assert_allclose(
-        data(tab.wavelength_view.items[1])[1], (2 * math.pi * long / theta).numpy()
+        data(tab.wavelength_view.curve_items[1])[1], (2 * math.pi * long / theta).numpy()
     )  # target 131072 > L0
 
 

@@ -107,7 +107,7 @@ def visible_texts(window) -> dict[str, str]:
 
 @pytest.fixture
 def chinese_window(qtbot):
-    from posenc_gui.app import open_window
+    from posenc_gui.window import open_window
 
     window = open_window({"language": "zh_CN"}, device="cpu")
     qtbot.addWidget(window)

@@ -15,7 +15,7 @@ from tests.conftest import FRAME_TIMEOUT_MS
 @pytest.fixture
 def open_look(qtbot):
     """``open_look(**look)``: a shown window in that look, its first frame drawn."""
-    from posenc_gui.app import MainWindow
+    from posenc_gui.window import MainWindow
 
     windows = []
 
@@ -42,7 +42,7 @@ def test_dark_theme_draws_light_lines_on_a_dark_background(open_look, qtbot):
     image = view.grab().toImage()
     corner = image.pixelColor(3, 3)
     assert corner.lightnessF() < 0.2
-    first = view.items[0].opts["pen"].color()
+    first = view.curve_items[0].opts["pen"].color()
     assert first.lightnessF() > 0.8  # the palette's first colour is the foreground
     axis = view.plot.getAxis("bottom")
     assert lightness(axis.pen().color()) > 0.8
@@ -52,13 +52,16 @@ def test_dark_theme_draws_light_lines_on_a_dark_background(open_look, qtbot):
 def test_light_theme_is_the_default(window):
     view = window.tab("absolute").wave_view
     assert view.grab().toImage().pixelColor(3, 3).lightnessF() > 0.9
-    assert view.items[0].opts["pen"].color().lightnessF() < 0.1
+    assert view.curve_items[0].opts["pen"].color().lightnessF() < 0.1
 
 
 def test_presentation_mode_has_larger_fonts_and_thicker_lines(open_look, window):
     big = open_look(presentation=True)
     small_view, big_view = window.tab("absolute").offset_view, big.tab("absolute").offset_view
-    assert big_view.items[0].opts["pen"].widthF() == 1.5 * small_view.items[0].opts["pen"].widthF()
+    assert (
+        big_view.curve_items[0].opts["pen"].widthF()
+        == 1.5 * small_view.curve_items[0].opts["pen"].widthF()
+    )
     small_font = small_view.plot.getAxis("bottom").style["tickFont"].pointSizeF()
     big_font = big_view.plot.getAxis("bottom").style["tickFont"].pointSizeF()
     assert big_font == 1.5 * small_font

@@ -6,8 +6,11 @@ import json
 
 import pytest
 
-from posenc_gui.encodings import extension
-from posenc_gui.presets import KINDS, load_presets, parse_presets, read_config_json
+from posenc_gui import registry
+from posenc_gui.encodings import rope_scaling
+from posenc_gui.presets import load_presets, parse_presets, read_config_json
+
+KINDS = registry.preset_kinds()
 
 EXPECTED = [
     "Transformer base (2017)",
@@ -29,7 +32,7 @@ EXPECTED = [
 
 
 def test_every_bundled_preset_loads_validates_and_has_sources():
-    presets = load_presets()
+    presets = load_presets(KINDS)
     assert [p.name for p in presets] == EXPECTED
     for preset in presets:
         assert preset.kind in KINDS
@@ -69,17 +72,17 @@ def test_every_bundled_preset_loads_validates_and_has_sources():
     ],
 )
 def test_rope_presets_hold_the_published_values(name, facts):
-    scaling = next(p for p in load_presets() if p.name == name).rope
+    scaling = next(p for p in load_presets(KINDS) if p.name == name).rope
     for key, value in facts.items():
         assert getattr(scaling, key) == value, key
 
 
 def test_preset_attention_factors():
-    by_name = {p.name: p.rope for p in load_presets() if p.rope}
-    assert extension.attention_factor(by_name["Qwen2.5-7B-Instruct + YaRN ×4"]) == pytest.approx(
+    by_name = {p.name: p.rope for p in load_presets(KINDS) if p.rope}
+    assert rope_scaling.attention_factor(by_name["Qwen2.5-7B-Instruct + YaRN ×4"]) == pytest.approx(
         1.1386, abs=1e-4
     )
-    assert extension.attention_factor(by_name["DeepSeek-V3 (YaRN ×40)"]) == 1.0  # mscale ratio
+    assert rope_scaling.attention_factor(by_name["DeepSeek-V3 (YaRN ×40)"]) == 1.0  # mscale ratio
 
 
 GOOD = {"name": "x", "kind": "rope", "config": {"head_dim": 64}, "sources": {"config": "here"}}
@@ -103,7 +106,7 @@ GOOD = {"name": "x", "kind": "rope", "config": {"head_dim": 64}, "sources": {"co
 )
 def test_bad_preset_files_are_refused_with_the_reason(text, message):
     with pytest.raises(ValueError, match=message):
-        parse_presets(text)
+        parse_presets(text, KINDS)
 
 
 def test_read_config_json_good_and_bad():

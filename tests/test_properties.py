@@ -9,8 +9,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc_gui.encodings import binning, extension, relative, rope, sinusoidal
-from posenc_gui.encodings.extension import RopeScaling
+from posenc_gui.encodings import binning, relative, rope, rope_scaling, sinusoidal, window
+from posenc_gui.encodings.rope_scaling import RopeScaling
 
 FAST = settings(max_examples=60, deadline=None)
 even = st.integers(1, 512).map(lambda n: 2 * n)
@@ -161,12 +161,12 @@ def test_extension_never_raises_a_frequency_and_stays_finite(
         original_context=original,
         max_position_embeddings=original,
     )
-    scaled = extension.scaled_inv_freq(scaling, seq_len)
+    scaled = rope_scaling.scaled_inv_freq(scaling, seq_len)
     plain = rope.inv_freq(head_dim, base)
     assert torch.isfinite(scaled).all() and (scaled > 0).all()
     assert (scaled <= plain * (1 + 1e-12)).all()  # extensions slow rotations, never speed up
-    assert extension.attention_factor(scaling) >= 1.0
-    assert len(extension.regions(scaling, seq_len)) == head_dim // 2
+    assert rope_scaling.attention_factor(scaling) >= 1.0
+    assert len(rope_scaling.regions(scaling, seq_len)) == head_dim // 2
 
 
 @FAST
@@ -186,7 +186,7 @@ def test_extension_never_raises_a_frequency_and_stays_finite(
 def test_config_values_of_the_wrong_kind_are_refused_naming_the_key(key, value):
     config = {"head_dim": 64, "rope_theta": 1e4, key: value}
     with pytest.raises(ValueError, match=key):
-        rope.inv_freq_from_config(config)
+        rope_scaling.inv_freq_from_config(config)
 
 
 @pytest.mark.parametrize(
@@ -203,7 +203,7 @@ def test_config_values_of_the_wrong_kind_are_refused_naming_the_key(key, value):
         (lambda: sinusoidal.frequencies(8.0), TypeError, "d_model must be an integer"),
         (lambda: relative.alibi_slopes(True), TypeError, "n_heads must be an integer"),
         (lambda: binning.bins(10, 0), ValueError, "max_bins must be in"),
-        (lambda: binning.Window(5, 5), ValueError, "window must not be empty"),
+        (lambda: window.Window(5, 5), ValueError, "window must not be empty"),
     ],
 )
 def test_wrong_types_name_the_parameter(call, error, name):

@@ -8,11 +8,11 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 def test_readme_python_examples_run():
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) >= 4  # sinusoidal, relative, rope, extension
+    assert len(blocks) >= 4  # sinusoidal, relative, rope, rope_scaling
     namespace: dict = {}
     for block in blocks:
         exec(compile(block, str(README), "exec"), namespace)
-    assert namespace["extension"].regions(namespace["scaling"]).count("blended") == 6
+    assert namespace["rope_scaling"].regions(namespace["scaling"]).count("blended") == 6
 
 
 def test_readme_has_exactly_one_marked_test_line():

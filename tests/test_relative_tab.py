@@ -77,7 +77,7 @@ def test_t5_views_follow_their_controls(window, drive, tab):
         torch.from_numpy(R64), bidirectional=False, num_buckets=16, max_distance=40
     ).numpy()
     np.testing.assert_array_equal(tab.bucket_view.image.image, expected)
-    k, buckets = tab.bucket_curve_view.items[0].getOriginalDataset()
+    k, buckets = tab.bucket_curve_view.curve_items[0].getOriginalDataset()
     np.testing.assert_array_equal(k, np.arange(-63, 64))
     np.testing.assert_array_equal(
         buckets,
@@ -102,7 +102,7 @@ def test_alibi_views(window, drive, tab):
     assert tab.pages.currentWidget().objectName() == "alibi"
     drive(window, lambda: tab.n_heads.setValue(12), channel="relative")
     drive(window, lambda: tab.head.setValue(3), channel="relative")
-    heads, slopes = tab.slope_view.items[0].getOriginalDataset()
+    heads, slopes = tab.slope_view.curve_items[0].getOriginalDataset()
     np.testing.assert_array_equal(heads, np.arange(1, 13))
     np.testing.assert_allclose(slopes, relative.alibi_slopes(12).numpy())
     bias = relative.alibi_bias(12, 64)[2].numpy()
@@ -110,7 +110,7 @@ def test_alibi_views(window, drive, tab):
     np.testing.assert_array_equal(np.isnan(image), np.isinf(bias))
     np.testing.assert_allclose(image[~np.isnan(image)], bias[np.isfinite(bias)], rtol=1e-6)
     assert tab.alibi_view.mask.isVisible()
-    assert len(tab.alibi_curve_view.items) == 12
+    assert len(tab.alibi_curve_view.curve_items) == 12
     drive(window, lambda: tab.causal.setChecked(False), channel="relative")
     np.testing.assert_allclose(
         tab.alibi_view.image.image, relative.alibi_bias(12, 64, causal=False)[2].numpy(), rtol=1e-6

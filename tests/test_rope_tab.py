@@ -9,7 +9,8 @@ import pytest
 import torch
 
 from posenc_gui.encodings import rope
-from posenc_gui.engine.rope import ERROR_FLOOR, RANDOM_SAMPLES, QueryKey
+from posenc_gui.encodings.rope import RANDOM_SAMPLES, QueryKey
+from posenc_gui.tabs.rope.compute import ERROR_FLOOR
 
 
 @pytest.fixture
@@ -85,7 +86,7 @@ def test_play_animates_the_position(window, qtbot, tab):
 def test_invariance_curve_is_flat_and_matches_rotation(window, drive, tab):
     tab.query.setCurrentIndex(1)
     drive(window, lambda: tab.shift.setValue(40), channel="rope")
-    rotated, unrotated = tab.invariance_view.items
+    rotated, unrotated = tab.invariance_view.curve_items
     _, scores = data(rotated)
     q, k = torch.randn(2, 1, 128, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
     theta = rope.inv_freq(128)
@@ -98,7 +99,7 @@ def test_invariance_curve_is_flat_and_matches_rotation(window, drive, tab):
 
 
 def test_decay_curves_and_log_axis(window, drive, tab):
-    ones, mean = tab.decay_view.items
+    ones, mean = tab.decay_view.curve_items
     d, score = data(ones)
     expected = 2 * torch.cos(torch.from_numpy(d)[:, None] * rope.inv_freq(128)).sum(1)
     np.testing.assert_allclose(score, expected.numpy(), atol=1e-9)
@@ -108,12 +109,12 @@ def test_decay_curves_and_log_axis(window, drive, tab):
     np.testing.assert_allclose(data(mean)[1], random_scores.mean(0).numpy(), atol=1e-9)
     assert len(tab.decay_view.bands) == 1
     drive(window, lambda: tab.log_distance.setChecked(True), channel="rope")
-    assert data(tab.decay_view.items[0])[0][0] == 1  # d = 0 left out on a log axis
+    assert data(tab.decay_view.curve_items[0])[0][0] == 1  # d = 0 left out on a log axis
 
 
 def test_spectrum_marks_pairs_longer_than_the_context(window, drive, tab):
     drive(window, lambda: window.parameters.seq_len.setValue(1000), channel="rope")
-    short, long = tab.spectrum_view.items
+    short, long = tab.spectrum_view.curve_items
     wavelengths = rope.wavelengths(rope.inv_freq(128)).numpy()
     np.testing.assert_array_equal(data(long)[0], np.flatnonzero(wavelengths > 1000))
     np.testing.assert_array_equal(data(short)[0], np.flatnonzero(wavelengths <= 1000))
@@ -125,7 +126,9 @@ def test_layout_map_and_permutation(window, drive, tab):
     np.testing.assert_array_equal(
         tab.layout_view.image.image, [[0, 0, 1, 1, 2, 2, 3, 3], [0, 1, 2, 3, 0, 1, 2, 3]]
     )
-    np.testing.assert_array_equal(data(tab.permutation_view.items[0])[1], [0, 2, 4, 6, 1, 3, 5, 7])
+    np.testing.assert_array_equal(
+        data(tab.permutation_view.curve_items[0])[1], [0, 2, 4, 6, 1, 3, 5, 7]
+    )
 
 
 def test_precision_views_follow_the_dtype(window, drive, tab):
@@ -136,5 +139,5 @@ def test_precision_views_follow_the_dtype(window, drive, tab):
     np.testing.assert_allclose(
         tab.error_view.image.image, np.log10(np.maximum(expected.numpy(), ERROR_FLOOR)), rtol=1e-5
     )
-    _, worst = data(tab.error_curve_view.items[0])
+    _, worst = data(tab.error_curve_view.curve_items[0])
     np.testing.assert_allclose(worst, np.maximum(expected.amax(1).numpy(), ERROR_FLOOR))

@@ -10,24 +10,28 @@ import numpy as np
 import torch
 
 from posenc_gui.encodings import binning, sinusoidal
-from posenc_gui.encodings.binning import Window
-from posenc_gui.engine.absolute import AbsoluteParams, compute_absolute
+from posenc_gui.encodings.window import Window
+from posenc_gui.tabs.absolute.compute import AbsoluteParams, compute_absolute
 
 # 2^20 positions × 16384 channels in float64 is 128 GiB: far more than any test machine has,
 # so finishing at all shows no view builds the full table; the peak memory is checked as well.
 LARGEST = textwrap.dedent("""
     import resource, torch
-    from posenc_gui.encodings.binning import Window as W
-    from posenc_gui.engine import absolute, extension, relative, rope
-    from posenc_gui.encodings.extension import RopeScaling
+    from posenc_gui.encodings.window import Window as W
+    from posenc_gui.encodings.rope import QueryKey
+    from posenc_gui.encodings.rope_scaling import RopeScaling
+    from posenc_gui.tabs.absolute import compute as absolute
+    from posenc_gui.tabs.extension import compute as extension
+    from posenc_gui.tabs.relative import compute as relative
+    from posenc_gui.tabs.rope import compute as rope
     L, D, H, cpu = 1 << 20, 16384, 1024, torch.device("cpu")
     absolute.compute_absolute(absolute.AbsoluteParams(
         L, D, 1e4, table_cols=W(0, D, 500), table_rows=W(0, L, 400), wave_x=W(0, L, 500),
         similarity_cols=W(0, L, 500), similarity_rows=W(0, L, 400),
         offset_x=W(-(L - 1), L, 500)), cpu)
     relative.compute_relative(relative.RelativeParams(L, D, 1e4, scheme="alibi"), cpu)
-    rope.compute_rope(rope.RopeParams(L, H, 1e4, query=rope.QueryKey(H, "random")), cpu)
-    rope.compute_rotation(rope.RotationParams(H, 1e4, "half", rope.QueryKey(H),
+    rope.compute_rope(rope.RopeParams(L, H, 1e4, query=QueryKey(H, "random")), cpu)
+    rope.compute_rotation(rope.RotationParams(H, 1e4, "half", QueryKey(H),
                                               tuple(range(0, 512, 32)), L - 1), cpu)
     extension.compute_extension(extension.ExtensionParams(
         RopeScaling(head_dim=H, method="yarn", factor=64.0, original_context=16384,
@@ -86,9 +90,9 @@ def test_similarity_block_means_for_different_row_and_column_windows():
 
 def test_window_bins_cover_the_window_once():
     window = Window(-50, 1234, 100)
-    starts, counts = window.bins()
+    starts, counts = binning.runs(window)
     assert starts[0] == -50 and int(starts[-1] + counts[-1]) == 1234
     assert torch.equal(starts[1:], starts[:-1] + counts[:-1])
-    assert torch.equal(window.edges()[1:-1], starts[1:])
-    np.testing.assert_allclose(window.centres().numpy(), (starts + (counts - 1) / 2).numpy())
+    assert torch.equal(binning.edges(window)[1:-1], starts[1:])
+    np.testing.assert_allclose(binning.centres(window).numpy(), (starts + (counts - 1) / 2).numpy())
     assert len(binning.bins(5, 100)[0]) == 5

@@ -23,12 +23,12 @@ def change_everything(window) -> None:
     window.tab("rope").dtype.setCurrentIndex(0)
     window.tab("rope").show_page("precision")
     window.tab("extension").beta_fast.setValue(16.0)
-    window.tab("compare").max_relative_position.setValue(40)
+    window.tab("compare").setting_controls["max_relative_position"].setValue(40)
     window.tabs.setCurrentWidget(window.tab("rope"))
 
 
 def test_a_saved_session_restores_every_setting_in_a_new_window(window, qtbot, tmp_path):
-    from posenc_gui.app import MainWindow
+    from posenc_gui.window import MainWindow
 
     longrope = next(p for p in window.presets if p.rope and p.rope.method == "longrope")
     window.apply_preset(longrope)

@@ -1,10 +1,12 @@
 """Pure-math positional encodings (torch only, never Qt): the public library API.
 
+One module per family: ``sinusoidal``, ``relative``, ``rope``, ``rope_scaling``; ``binning``
+for exact display-resolution means and ``window`` (torch-free) for the axis windows views ask
+for. Import the module you need:
+
 >>> from posenc_gui.encodings import sinusoidal
 >>> sinusoidal.table(8, 16).shape
 torch.Size([8, 16])
 """
 
-from posenc_gui.encodings import binning, sinusoidal
-
-__all__ = ["binning", "sinusoidal"]
+__all__ = ["binning", "relative", "rope", "rope_scaling", "sinusoidal", "window"]

@@ -9,11 +9,10 @@ The mean of ``e^{i p ω}`` over ``p = a … a+n-1`` is a geometric series with a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import torch
 
 from posenc_gui.encodings._checks import check_int
+from posenc_gui.encodings.window import Window
 
 
 def bins(length: int, max_bins: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -84,39 +83,24 @@ def log_bins(start: int, stop: int, max_bins: int) -> tuple[torch.Tensor, torch.
     return edges[:-1], edges[1:] - edges[:-1]
 
 
-@dataclass(frozen=True)
-class Window:
-    """Integer coordinates ``start … stop-1`` of one axis, shown with at most ``pixels`` bins:
-    equal runs, or with ``log`` runs of equal width on a log scale (``start ≥ 1``)."""
+def runs(window: Window) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(starts, counts)`` of the runs each pixel of ``window`` covers (``bins``, ``log_bins``)."""
+    if window.log:
+        return log_bins(window.start, window.stop, window.pixels)
+    starts, counts = bins(window.stop - window.start, window.pixels)
+    return starts + window.start, counts
 
-    start: int
-    stop: int
-    pixels: int = 1024
-    log: bool = False
 
-    def __post_init__(self) -> None:
-        if self.stop <= self.start:
-            raise ValueError(f"window must not be empty, got {self.start} … {self.stop - 1}")
-        if self.log and self.start < 1:
-            raise ValueError(f"a log window must start at 1 or more, got {self.start}")
-        check_int("pixels", self.pixels, 1)
+def edges(window: Window) -> torch.Tensor:
+    """The ``B + 1`` run boundaries of ``window``, int64."""
+    starts, counts = runs(window)
+    return torch.cat((starts, starts[-1:] + counts[-1:]))
 
-    def bins(self) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(starts, counts)`` of the runs each pixel covers (see ``bins``, ``log_bins``)."""
-        if self.log:
-            return log_bins(self.start, self.stop, self.pixels)
-        starts, counts = bins(self.stop - self.start, self.pixels)
-        return starts + self.start, counts
 
-    def edges(self) -> torch.Tensor:
-        """The ``B + 1`` run boundaries, int64."""
-        starts, counts = self.bins()
-        return torch.cat((starts, starts[-1:] + counts[-1:]))
-
-    def centres(self) -> torch.Tensor:
-        """The mean coordinate of each run, float64."""
-        starts, counts = self.bins()
-        return starts + (counts - 1) / 2
+def centres(window: Window) -> torch.Tensor:
+    """The mean coordinate of each run of ``window``, float64."""
+    starts, counts = runs(window)
+    return starts + (counts - 1) / 2
 
 
 def mean_decay(starts: torch.Tensor, counts: torch.Tensor, rates: torch.Tensor) -> torch.Tensor:

@@ -42,14 +42,33 @@ def shaw_index(q_len: int, k_len: int, max_relative_position: int) -> torch.Tens
     Row ``[i, j]`` picks one of the ``2k + 1`` learned vectors ``a_ij``.
     """
     k = check_int("max_relative_position", max_relative_position, 0)
-    return relative_positions(q_len, k_len).clamp(-k, k) + k
+    return shaw_clip(relative_positions(q_len, k_len), k) + k
+
+
+def shaw_clip(distances: torch.Tensor, max_relative_position: int) -> torch.Tensor:
+    """``clip(j − i, −k, k)``: the distance Shaw's vector ``a_ij`` stands for, same shape."""
+    k = check_int("max_relative_position", max_relative_position, 0)
+    return torch.as_tensor(distances).clamp(-k, k)
+
+
+def shaw_similarity(distances: torch.Tensor, max_relative_position: int) -> torch.Tensor:
+    """``1 − min(|k|, K) / K`` (1 everywhere for ``K = 0``): how far apart Shaw's clipped
+    vectors place distance ``k``, 1 at ``k = 0``; float64, same shape."""
+    k = check_int("max_relative_position", max_relative_position, 0)
+    clipped = shaw_clip(torch.as_tensor(distances).abs(), k).double()
+    return 1.0 - clipped / k if k else torch.ones_like(clipped)
+
+
+def t5_max_exact(num_buckets: int, bidirectional: bool = True) -> int:
+    """Distances below this get a T5 bucket each: half the buckets of one direction."""
+    return (num_buckets // 2 if bidirectional else num_buckets) // 2
 
 
 def _check_buckets(bidirectional: bool, num_buckets: int, max_distance: int) -> None:
     num_buckets = check_int("num_buckets", num_buckets, 2 if bidirectional else 1)
     if bidirectional and num_buckets % 2:
         raise ValueError(f"num_buckets must be even when bidirectional, got {num_buckets}")
-    max_exact = (num_buckets // 2 if bidirectional else num_buckets) // 2
+    max_exact = t5_max_exact(num_buckets, bidirectional)
     if max_exact < 1:
         raise ValueError(
             f"num_buckets must be at least {4 if bidirectional else 2}, got {num_buckets}"
@@ -91,6 +110,18 @@ def t5_bucket(
     return buckets + torch.where(r < max_exact, r, large)
 
 
+def t5_similarity(
+    distances: torch.Tensor, *, num_buckets: int = 32, max_distance: int = 128
+) -> torch.Tensor:
+    """``1 − b(k) / (n − 1)`` with ``b`` the bidirectional bucket of keys ``k ≥ 0`` after the
+    query among the ``n = num_buckets // 2`` of one direction: 1 at ``k = 0``; float64."""
+    side = num_buckets // 2
+    buckets = t5_bucket(
+        distances, bidirectional=True, num_buckets=num_buckets, max_distance=max_distance
+    )
+    return 1.0 - (buckets % side).double() / max(side - 1, 1)
+
+
 def alibi_slopes(n_heads: int) -> torch.Tensor:
     """ALiBi slopes, float64 ``[n_heads]`` (Press et al.; the reference ``get_slopes``).
 
@@ -115,8 +146,17 @@ def alibi_bias(
     Causal: ``−m_h·(i − j)`` for ``j ≤ i`` and ``−inf`` (masked) for future keys ``j > i``.
     Symmetric: ``−m_h·|i − j|``.
     """
-    r = relative_positions(q_len, k_len).double()
-    slopes = alibi_slopes(n_heads)[:, None, None]
+    r = relative_positions(q_len, k_len)
+    return alibi_by_distance(alibi_slopes(n_heads)[:, None, None], r, causal=causal)
+
+
+def alibi_by_distance(
+    slopes: torch.Tensor, distances: torch.Tensor, *, causal: bool = True
+) -> torch.Tensor:
+    """ALiBi's bias at each distance ``r = j − i``: ``m·r`` for ``r ≤ 0`` and ``−inf`` for
+    future keys when causal, else ``−m·|r|``; float64, ``slopes`` and ``distances`` broadcast."""
+    r = torch.as_tensor(distances).double()
+    slopes = slopes.double()
     if causal:
         return torch.where(r <= 0, slopes * r, -torch.inf)
     return -slopes * r.abs()

@@ -18,21 +18,26 @@ Channels beyond the rotary dimension (partial rotary, GPT-NeoX ``rotary_pct``) p
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import torch
 
 from posenc_gui.encodings import sinusoidal
 from posenc_gui.encodings._checks import check_base, check_choice, check_even
-from posenc_gui.encodings.binning import mean_cos_sin
-from posenc_gui.encodings.extension import inv_freq_from_config
+from posenc_gui.encodings.binning import mean_cos_sin, run_means
 
 __all__ = [
     "LAYOUTS",
+    "RANDOM_SAMPLES",
+    "TABLE_KINDS",
+    "QueryKey",
     "angles",
     "apply",
+    "block_mean_table",
+    "channel_pairs",
     "cos_sin",
+    "decay",
     "inv_freq",
-    "inv_freq_from_config",
     "pair_channels",
     "permutation",
     "precision_error",
@@ -41,7 +46,26 @@ __all__ = [
 ]
 
 LAYOUTS = ("interleaved", "half")
+RANDOM_SAMPLES = 64  # seeded random q, k pairs behind a band of scores
 Positions = torch.Tensor | Sequence[float]
+
+
+@dataclass(frozen=True)
+class QueryKey:
+    """Which q and k to rotate: all ones, or standard normal from a seed."""
+
+    head_dim: int
+    mode: str = "ones"  # "ones" or "random"
+    seed: int = 0
+
+    def vectors(self, count: int = 1) -> tuple[torch.Tensor, torch.Tensor]:
+        """``count`` (q, k) pairs, float64 ``[count, head_dim]`` each."""
+        if self.mode == "ones":
+            ones = torch.ones(count, self.head_dim, dtype=torch.float64)
+            return ones, ones.clone()
+        generator = torch.Generator().manual_seed(self.seed)
+        q, k = torch.randn(2, count, self.head_dim, dtype=torch.float64, generator=generator)
+        return q, k
 
 
 def inv_freq(
@@ -89,6 +113,14 @@ def pair_channels(rotary_dim: int, layout: str = "interleaved") -> torch.Tensor:
     if layout == "interleaved":
         return torch.stack((2 * i, 2 * i + 1), dim=1)
     return torch.stack((i, i + rotary_dim // 2), dim=1)
+
+
+def channel_pairs(rotary_dim: int, layout: str = "interleaved") -> torch.Tensor:
+    """The pair index of each physical channel, int64 ``[rotary_dim]`` (``pair_channels``
+    inverted): ``0 0 1 1 …`` interleaved, ``0 1 … 0 1 …`` half."""
+    channels = pair_channels(rotary_dim, layout)
+    pairs = torch.arange(rotary_dim // 2).repeat_interleave(2)
+    return torch.empty(rotary_dim, dtype=torch.int64).index_put_((channels.reshape(-1),), pairs)
 
 
 def permutation(rotary_dim: int) -> torch.Tensor:
@@ -178,6 +210,41 @@ def relative_scores(
         starts = torch.as_tensor(distances).to(q.device)
         cos, sin = mean_cos_sin(starts, counts.to(q.device), theta)
     return (qa * ka + qb * kb) @ cos.T + (qb * ka - qa * kb) @ sin.T
+
+
+def decay(
+    distances: Positions, inv_freq: torch.Tensor, *, counts: torch.Tensor | None = None
+) -> torch.Tensor:
+    """RoFormer's long-term decay: ``q·R_d k = 2·Σ_i cos(d·θ_i)`` for ``q = k = 1``, float64
+    ``[D]`` (exact means over runs with ``counts``, as ``relative_scores``)."""
+    theta = _check_inv_freq(inv_freq)
+    ones = torch.ones(2 * theta.numel(), dtype=torch.float64, device=theta.device)
+    return relative_scores(ones, ones, distances, theta, counts=counts)
+
+
+TABLE_KINDS = ("angle", "cos", "sin")
+
+
+def block_mean_table(
+    starts: torch.Tensor,
+    counts: torch.Tensor,
+    pair_starts: torch.Tensor,
+    pair_counts: torch.Tensor,
+    inv_freq: torch.Tensor,
+    *,
+    kind: str = "angle",
+) -> torch.Tensor:
+    """Exact means over blocks of position runs × runs of consecutive pairs, float64 ``[R, C]``:
+    of ``cos(m·θ_i)`` or ``sin(m·θ_i)``, or for ``"angle"`` the circular mean
+    ``atan2(mean sin, mean cos) mod 2π`` (the angle itself where a block is one cell)."""
+    kind = check_choice("kind", kind, TABLE_KINDS)
+    first, stop = int(pair_starts[0]), int(pair_starts[-1] + pair_counts[-1])
+    cos, sin = mean_cos_sin(starts, counts, _check_inv_freq(inv_freq)[first:stop])
+    cos = run_means(cos.T, pair_starts - first, pair_counts).T
+    sin = run_means(sin.T, pair_starts - first, pair_counts).T
+    if kind == "angle":
+        return torch.remainder(torch.atan2(sin, cos), 2 * torch.pi)
+    return cos if kind == "cos" else sin
 
 
 def wavelengths(inv_freq: torch.Tensor) -> torch.Tensor:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import torch
 
 from posenc_gui.encodings._checks import check_base, check_choice, check_even, check_int
-from posenc_gui.encodings.binning import mean_phasor
+from posenc_gui.encodings.binning import mean_cos_sin, run_means
 
 LAYOUTS = ("interleaved", "concat")
 
@@ -102,17 +102,44 @@ def similarity_by_offset(
     *,
     position: int = 0,
     cosine: bool = False,
+    counts: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """``PE(p) · PE(p + k)`` for each offset ``k``, from the encoded vectors (float64, ``[K]``).
 
-    The closed form is ``Σ_i cos(k ω_i)``: it does not depend on ``p``, which this function lets
-    one check rather than assume.
+    The closed form is ``Σ_i cos(k ω_i)`` (``closed_form_similarity``): it does not depend on
+    ``p``, which this function lets one check rather than assume. With ``counts``, ``offsets``
+    are the starts of runs of ``counts`` offsets and each value is the exact mean over its run:
+    ``PE(p) · mean_k PE(p + k)``.
     """
     position = check_int("position", position, 0)
-    k = torch.as_tensor(offsets, dtype=torch.float64).reshape(-1)
-    ref = encode([position], d_model, base, dtype=torch.float64)
-    others = encode(position + k, d_model, base, dtype=torch.float64)
-    sim = others @ ref[0]
+    if counts is None:
+        k = torch.as_tensor(offsets, dtype=torch.float64).reshape(-1)
+        ref = encode([position], d_model, base, dtype=torch.float64)
+        sim = encode(position + k, d_model, base, dtype=torch.float64) @ ref[0]
+    else:
+        starts = torch.as_tensor(offsets)
+        omega = frequencies(d_model, base).to(starts.device)
+        shifted = torch.cat(mean_cos_sin(position + starts, counts, omega), 1)
+        sim = shifted @ torch.cat((torch.cos(position * omega), torch.sin(position * omega)))
+    return sim / (d_model / 2) if cosine else sim
+
+
+def closed_form_similarity(
+    offsets: torch.Tensor | Sequence[int],
+    d_model: int,
+    base: float = 10000.0,
+    *,
+    cosine: bool = False,
+    counts: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """``Σ_i cos(k ω_i)`` for each offset ``k`` (÷ ``d/2`` if cosine), float64 ``[K]``.
+
+    With ``counts``, ``offsets`` are run starts and each value is the exact mean over its run.
+    """
+    starts = torch.as_tensor(offsets, dtype=torch.float64).reshape(-1)
+    counts = torch.ones_like(starts) if counts is None else counts
+    omega = frequencies(d_model, base).to(starts.device)
+    sim = mean_cos_sin(starts, counts, omega)[0].sum(1)
     return sim / (d_model / 2) if cosine else sim
 
 
@@ -123,15 +150,36 @@ def mean_table(
     base: float = 10000.0,
     *,
     layout: str = "interleaved",
+    channels: Sequence[int] | None = None,
 ) -> torch.Tensor:
-    """Exact mean of each table row over runs of positions (see ``binning``), float64 ``[B, d]``.
-
-    With runs of length 1 it equals ``table`` at those positions.
+    """Exact mean of each table row over runs of positions (see ``binning``), float64
+    ``[B, d]`` — or ``[B, len(channels)]`` holding only those channels, whose frequencies alone
+    are evaluated. With runs of length 1 it equals ``table`` at those positions.
     """
-    phasor = mean_phasor(starts, counts, frequencies(d_model, base).to(starts.device))
-    pair, is_cos = channel_layout(d_model, layout, None)
-    pair, is_cos = pair.to(starts.device), is_cos.to(starts.device)
-    return torch.where(is_cos, phasor.real[:, pair], phasor.imag[:, pair])
+    pair, is_cos = channel_layout(d_model, layout, channels)
+    used, column = torch.unique(pair, return_inverse=True)  # each frequency once: sin and cos
+    omega = frequencies(d_model, base)[used].to(starts.device)
+    cos, sin = mean_cos_sin(starts, counts, omega)
+    column, is_cos = column.to(starts.device), is_cos.to(starts.device)
+    return torch.where(is_cos, cos[:, column], sin[:, column])
+
+
+def block_mean_table(
+    starts: torch.Tensor,
+    counts: torch.Tensor,
+    col_starts: torch.Tensor,
+    col_counts: torch.Tensor,
+    d_model: int,
+    base: float = 10000.0,
+    *,
+    layout: str = "interleaved",
+) -> torch.Tensor:
+    """Exact means of the table over blocks of row runs (positions) × column runs (channels,
+    consecutive), float64 ``[R, C]``: rows by closed form (``mean_table``) for the covered
+    channels only, then the mean over each run of channels."""
+    first, stop = int(col_starts[0]), int(col_starts[-1] + col_counts[-1])
+    values = mean_table(starts, counts, d_model, base, layout=layout, channels=range(first, stop))
+    return run_means(values.T, col_starts - first, col_counts).T
 
 
 def mean_similarity_matrix(
@@ -141,12 +189,16 @@ def mean_similarity_matrix(
     base: float = 10000.0,
     *,
     cosine: bool = False,
+    columns: tuple[torch.Tensor, torch.Tensor] | None = None,
 ) -> torch.Tensor:
-    """Exact block means of ``PE · PEᵀ`` over runs of positions, float64 ``[B, B]``.
+    """Exact block means of ``PE · PEᵀ`` over runs of positions, float64 ``[R, C]``.
 
-    ``mean_{p∈P, q∈Q} Σ_i cos((q-p) ω_i) = Σ_i Re(A_Q(ω_i) · conj(A_P(ω_i)))`` with ``A`` the
-    mean phasor of a run, so no ``seq_len × seq_len`` matrix is ever formed.
+    Row runs ``starts`` / ``counts``, column runs ``columns = (starts, counts)`` (default: the
+    row runs). ``mean_{p∈P, q∈Q} Σ_i cos((q-p) ω_i) = Σ_i Re(A_Q(ω_i) · conj(A_P(ω_i)))`` with
+    ``A`` the mean phasor of a run, so no ``seq_len × seq_len`` matrix is ever formed.
     """
-    phasor = mean_phasor(starts, counts, frequencies(d_model, base).to(starts.device))
-    sim = phasor.real @ phasor.real.T + phasor.imag @ phasor.imag.T
+    omega = frequencies(d_model, base).to(starts.device)
+    rows = torch.cat(mean_cos_sin(starts, counts, omega), 1)  # one [R, 2F] @ [2F, C] product
+    cols = rows if columns is None else torch.cat(mean_cos_sin(*columns, omega), 1)
+    sim = rows @ cols.T
     return sim / (d_model / 2) if cosine else sim

@@ -1,10 +1,2 @@
-"""One tab per encoding: its controls and which views, nothing else."""
-
-from posenc_gui.tabs.absolute import AbsoluteTab
-from posenc_gui.tabs.base import Tab
-from posenc_gui.tabs.compare import CompareTab
-from posenc_gui.tabs.extension import ExtensionTab
-from posenc_gui.tabs.relative import RelativeTab
-from posenc_gui.tabs.rope import RopeTab
-
-__all__ = ["AbsoluteTab", "CompareTab", "ExtensionTab", "RelativeTab", "RopeTab", "Tab"]
+"""One package per tab: ``compute.py`` (its Params, Frame and compute(), Qt-free) and
+``tab.py`` (its controls and which views). ``posenc_gui.registry`` lists them."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 
-from posenc_gui.encodings.binning import Window
+from posenc_gui.encodings.window import Window
 from posenc_gui.views.style import current_look, pen, style_plot
 from posenc_gui.views.viewport import Viewport
 
@@ -102,7 +102,7 @@ class CurvesView(pg.PlotWidget):
             brush=current_look().legend_background,
             pen=current_look().muted,
         )
-        self.items: list[pg.PlotDataItem] = []
+        self.curve_items: list[pg.PlotDataItem] = []
         self.bands: list[tuple[str, pg.FillBetweenItem]] = []
         self.lines: list[pg.InfiniteLine] = []
         self.spans: list[pg.LinearRegionItem] = []
@@ -152,13 +152,13 @@ class CurvesView(pg.PlotWidget):
             for i, span in enumerate(spans)
         ]
         names = [curve.name for curve in curves]
-        if names != [item.name() or "" for item in self.items]:
-            for item in self.items:
+        if names != [item.name() or "" for item in self.curve_items]:
+            for item in self.curve_items:
                 self.plot.removeItem(item)
             self.legend.clear()
-            self.items = [self.plot.plot(name=name or None) for name in names]
+            self.curve_items = [self.plot.plot(name=name or None) for name in names]
         self.bands = [(band.name, self._band(band)) for band in bands]
-        for index, (item, curve) in enumerate(zip(self.items, curves, strict=True)):
+        for index, (item, curve) in enumerate(zip(self.curve_items, curves, strict=True)):
             color = (
                 curve.color
                 if isinstance(curve.color, str)

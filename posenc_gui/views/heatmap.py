@@ -8,7 +8,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Signal
 
-from posenc_gui.encodings.binning import Window
+from posenc_gui.encodings.window import Window
 from posenc_gui.views.style import DIVERGING, colormap, style_plot, tick_font
 from posenc_gui.views.viewport import Viewport
 

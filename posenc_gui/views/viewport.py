@@ -1,6 +1,6 @@
 """Which part of an axis a view shows, and at how many pixels: what it asks to be computed.
 
-Views compute nothing: they report the visible window of each axis (``binning.Window``) so
+Views compute nothing: they report the visible window of each axis (``encodings.window.Window``) so
 the tab can ask for exactly that at display resolution, and they announce when the user zooms
 or pans (``changed``), so the visible window is computed again at its new resolution.
 """
@@ -12,7 +12,7 @@ import math
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Signal
 
-from posenc_gui.encodings.binning import Window
+from posenc_gui.encodings.window import Window
 
 MIN_PIXELS, MAX_PIXELS = 64, 2048
 HIDDEN_PIXELS = 512  # a view not laid out yet (a hidden page) asks for this many

@@ -4,6 +4,66 @@
   <context>
     <name />
     <message>
+      <source>Last session not restored: {reason}</source>
+      <translation>未恢复上次会话：{reason}</translation>
+    </message>
+    <message>
+      <source>Principle</source>
+      <translation>原理</translation>
+    </message>
+    <message>
+      <source>Length generalisation</source>
+      <translation>长度外推</translation>
+    </message>
+    <message>
+      <source>Compute cost</source>
+      <translation>计算开销</translation>
+    </message>
+    <message>
+      <source>Typical use</source>
+      <translation>典型应用</translation>
+    </message>
+    <message>
+      <source>Implementation difficulty</source>
+      <translation>实现难度</translation>
+    </message>
+    <message>
+      <source>Export or copy a view</source>
+      <translation>导出或复制视图</translation>
+    </message>
+    <message>
+      <source>caption with the parameters</source>
+      <translation>附带参数说明</translation>
+    </message>
+    <message>
+      <source>view</source>
+      <translation>视图</translation>
+    </message>
+    <message>
+      <source>PNG resolution</source>
+      <translation>PNG 分辨率</translation>
+    </message>
+    <message>
+      <source>Save…</source>
+      <translation>保存…</translation>
+    </message>
+    <message>
+      <source>Copy image</source>
+      <translation>复制图像</translation>
+    </message>
+    <message>
+      <source>Export the view</source>
+      <translation>导出视图</translation>
+    </message>
+    <message>
+      <source>Copied {0} to the clipboard</source>
+      <translation>已将 {0} 复制到剪贴板</translation>
+    </message>
+    <message>
+      <source>Not exported</source>
+      <translation>未导出</translation>
+    </message>
+    <message>
       <source>&amp;Light theme</source>
       <translation>浅色主题(&amp;L)</translation>
     </message>
@@ -22,14 +82,6 @@
     <message>
       <source>Cyclic colormap</source>
       <translation>循环色图</translation>
-    </message>
-    <message>
-      <source>posenc-gui — positional encodings</source>
-      <translation>posenc-gui — 位置编码</translation>
-    </message>
-    <message>
-      <source>Shared parameters</source>
-      <translation>共享参数</translation>
     </message>
     <message>
       <source>&amp;File</source>
@@ -124,50 +176,6 @@
       <translation>模型的 config.json（JSON）：</translation>
     </message>
     <message>
-      <source>Export or copy a view</source>
-      <translation>导出或复制视图</translation>
-    </message>
-    <message>
-      <source>caption with the parameters</source>
-      <translation>附带参数说明</translation>
-    </message>
-    <message>
-      <source>view</source>
-      <translation>视图</translation>
-    </message>
-    <message>
-      <source>PNG resolution</source>
-      <translation>PNG 分辨率</translation>
-    </message>
-    <message>
-      <source>Save…</source>
-      <translation>保存…</translation>
-    </message>
-    <message>
-      <source>Copy image</source>
-      <translation>复制图像</translation>
-    </message>
-    <message>
-      <source>Export the view</source>
-      <translation>导出视图</translation>
-    </message>
-    <message>
-      <source>Loaded session {name}</source>
-      <translation>已载入会话 {name}</translation>
-    </message>
-    <message>
-      <source>Saved session {name}</source>
-      <translation>已保存会话 {name}</translation>
-    </message>
-    <message>
-      <source>Loaded {0}</source>
-      <translation>已载入 {0}</translation>
-    </message>
-    <message>
-      <source>Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}</source>
-      <translation>已载入 {0}：{1} RoPE，head_dim {2}，θ {3:g}</translation>
-    </message>
-    <message>
       <source>pasted config.json</source>
       <translation>粘贴的 config.json</translation>
     </message>
@@ -178,34 +186,6 @@
     <message>
       <source>Not done</source>
       <translation>未完成</translation>
-    </message>
-    <message>
-      <source>{0}: compute {1:.1f} ms</source>
-      <translation>{0}：计算 {1:.1f} 毫秒</translation>
-    </message>
-    <message>
-      <source>{0}: computation failed — {1}</source>
-      <translation>{0}：计算失败 — {1}</translation>
-    </message>
-    <message>
-      <source>device: {0}</source>
-      <translation>设备：{0}</translation>
-    </message>
-    <message>
-      <source>Copied {0} to the clipboard</source>
-      <translation>已将 {0} 复制到剪贴板</translation>
-    </message>
-    <message>
-      <source>Last session not restored: {reason}</source>
-      <translation>未恢复上次会话：{reason}</translation>
-    </message>
-    <message>
-      <source>; ignored keys: {0}</source>
-      <translation>；忽略的键：{0}</translation>
-    </message>
-    <message>
-      <source>Not exported</source>
-      <translation>未导出</translation>
     </message>
     <message>
       <source>seq_len (positions)</source>
@@ -222,6 +202,34 @@
     <message>
       <source>base θ (log scale)</source>
       <translation>底数 θ（对数刻度）</translation>
+    </message>
+    <message>
+      <source>sinusoidal, d_model {d}</source>
+      <translation>正弦，d_model {d}</translation>
+    </message>
+    <message>
+      <source>Sinusoidal</source>
+      <translation>正弦</translation>
+    </message>
+    <message>
+      <source>Fixed sin/cos waves of the position added to the token embedding</source>
+      <translation>把位置的固定 sin/cos 波加到词嵌入上</translation>
+    </message>
+    <message>
+      <source>Poor: defined at every position, but unseen positions degrade quality</source>
+      <translation>差：任何位置都有定义，但未见过的位置会降低效果</translation>
+    </message>
+    <message>
+      <source>Lowest: one table added once, at the input</source>
+      <translation>最低：只在输入处加一次编码表</translation>
+    </message>
+    <message>
+      <source>Original Transformer, encoder models</source>
+      <translation>原始 Transformer、编码器模型</translation>
+    </message>
+    <message>
+      <source>Easy</source>
+      <translation>简单</translation>
     </message>
     <message>
       <source>PE[p, 2i] = sin(p·ω&lt;sub&gt;i&lt;/sub&gt;), PE[p, 2i+1] = cos(p·ω&lt;sub&gt;i&lt;/sub&gt;), ω&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;. PE(p)·PE(p+k) = Σ&lt;sub&gt;i&lt;/sub&gt; cos(k·ω&lt;sub&gt;i&lt;/sub&gt;) depends on k only.</source>
@@ -332,134 +340,6 @@
       <translation>每条曲线在距离 0 处为 1。正弦与 RoPE：同一向量在位置 p 与 p + k 处的余弦相似度。ALiBi：e&lt;sup&gt;−m&lt;sub&gt;h&lt;/sub&gt;k&lt;/sup&gt;，即其偏置使注意力权重乘上的因子。T5 与 Shaw：1 − 桶号（或截断后的索引）/ 最大值；曲线平坦处的距离共用同一个桶或向量，模型无法区分。</translation>
     </message>
     <message>
-      <source>Principle</source>
-      <translation>原理</translation>
-    </message>
-    <message>
-      <source>Length generalisation</source>
-      <translation>长度外推</translation>
-    </message>
-    <message>
-      <source>Compute cost</source>
-      <translation>计算开销</translation>
-    </message>
-    <message>
-      <source>Typical use</source>
-      <translation>典型应用</translation>
-    </message>
-    <message>
-      <source>Implementation difficulty</source>
-      <translation>实现难度</translation>
-    </message>
-    <message>
-      <source>Sinusoidal</source>
-      <translation>正弦</translation>
-    </message>
-    <message>
-      <source>Fixed sin/cos waves of the position added to the token embedding</source>
-      <translation>把位置的固定 sin/cos 波加到词嵌入上</translation>
-    </message>
-    <message>
-      <source>Poor: defined at every position, but unseen positions degrade quality</source>
-      <translation>差：任何位置都有定义，但未见过的位置会降低效果</translation>
-    </message>
-    <message>
-      <source>Lowest: one table added once, at the input</source>
-      <translation>最低：只在输入处加一次编码表</translation>
-    </message>
-    <message>
-      <source>Original Transformer, encoder models</source>
-      <translation>原始 Transformer、编码器模型</translation>
-    </message>
-    <message>
-      <source>Easy</source>
-      <translation>简单</translation>
-    </message>
-    <message>
-      <source>Shaw</source>
-      <translation>Shaw</translation>
-    </message>
-    <message>
-      <source>A learned vector per clipped distance j − i, added to the keys inside attention</source>
-      <translation>每个截断后的距离 j − i 对应一个可学习向量，在注意力内部加到键上</translation>
-    </message>
-    <message>
-      <source>Good within the clip; farther distances share one vector</source>
-      <translation>截断范围内较好；更远的距离共用一个向量</translation>
-    </message>
-    <message>
-      <source>Higher: an extra q·a term for every (i, j) in every layer</source>
-      <translation>较高：每层每个 (i, j) 多一项 q·a</translation>
-    </message>
-    <message>
-      <source>Music Transformer, early relative-attention models</source>
-      <translation>Music Transformer、早期相对注意力模型</translation>
-    </message>
-    <message>
-      <source>Medium</source>
-      <translation>中等</translation>
-    </message>
-    <message>
-      <source>T5 bias</source>
-      <translation>T5 偏置</translation>
-    </message>
-    <message>
-      <source>A learned scalar per head and log-spaced distance bucket, added to the logits</source>
-      <translation>每个头、每个对数间隔的距离桶对应一个可学习标量，加到注意力 logits 上</translation>
-    </message>
-    <message>
-      <source>Fair: distances beyond max_distance share the last bucket</source>
-      <translation>一般：超过 max_distance 的距离共用最后一个桶</translation>
-    </message>
-    <message>
-      <source>Low: one L × L bias per head, shared by the layers</source>
-      <translation>低：每个头一个 L × L 偏置，各层共享</translation>
-    </message>
-    <message>
-      <source>T5, mT5, Flan-T5</source>
-      <translation>T5、mT5、Flan-T5</translation>
-    </message>
-    <message>
-      <source>ALiBi</source>
-      <translation>ALiBi</translation>
-    </message>
-    <message>
-      <source>A fixed linear penalty −m_h·|i − j| per head on the logits; no embedding</source>
-      <translation>每个头在 logits 上施加固定线性惩罚 −m_h·|i − j|；无需嵌入</translation>
-    </message>
-    <message>
-      <source>Strong: extrapolates beyond the training length</source>
-      <translation>强：可外推到训练长度之外</translation>
-    </message>
-    <message>
-      <source>Low: a fixed bias per head, no parameters</source>
-      <translation>低：每个头一个固定偏置，无参数</translation>
-    </message>
-    <message>
-      <source>BLOOM, MPT</source>
-      <translation>BLOOM、MPT</translation>
-    </message>
-    <message>
-      <source>RoPE</source>
-      <translation>RoPE</translation>
-    </message>
-    <message>
-      <source>Rotates each channel pair of q and k by m·θ_i; q·k depends on j − i only</source>
-      <translation>把 q 与 k 的每对通道旋转 m·θ_i；q·k 只取决于 j − i</translation>
-    </message>
-    <message>
-      <source>Fair; extended by interpolation, NTK, YaRN, Llama 3 scaling, LongRoPE</source>
-      <translation>一般；可用插值、NTK、YaRN、Llama 3 缩放、LongRoPE 扩展</translation>
-    </message>
-    <message>
-      <source>Low: an element-wise rotation of q and k in every layer</source>
-      <translation>低：每层对 q、k 做逐元素旋转</translation>
-    </message>
-    <message>
-      <source>LLaMA, Qwen, Mistral, DeepSeek, Gemma</source>
-      <translation>LLaMA、Qwen、Mistral、DeepSeek、Gemma</translation>
-    </message>
-    <message>
       <source>Compare</source>
       <translation>对比</translation>
     </message>
@@ -478,54 +358,6 @@
     <message>
       <source>similarity (1 at k = 0)</source>
       <translation>相似度（k = 0 时为 1）</translation>
-    </message>
-    <message>
-      <source>Shaw clip K</source>
-      <translation>Shaw 截断 K</translation>
-    </message>
-    <message>
-      <source>T5 num_buckets</source>
-      <translation>T5 num_buckets（桶数）</translation>
-    </message>
-    <message>
-      <source>T5 max_distance</source>
-      <translation>T5 max_distance（最大距离）</translation>
-    </message>
-    <message>
-      <source>ALiBi n_heads</source>
-      <translation>ALiBi n_heads（头数）</translation>
-    </message>
-    <message>
-      <source>seed (random q)</source>
-      <translation>随机种子（随机 q）</translation>
-    </message>
-    <message>
-      <source>RoPE random q: mean</source>
-      <translation>RoPE 随机 q：均值</translation>
-    </message>
-    <message>
-      <source>RoPE random q: mean ± std</source>
-      <translation>RoPE 随机 q：均值 ± 标准差</translation>
-    </message>
-    <message>
-      <source>ALiBi, heads 1 … {n} (steepest first)</source>
-      <translation>ALiBi，头 1 … {n}（最陡的在前）</translation>
-    </message>
-    <message>
-      <source>sinusoidal, d_model {d}</source>
-      <translation>正弦，d_model {d}</translation>
-    </message>
-    <message>
-      <source>RoPE q = 1, head_dim {d}</source>
-      <translation>RoPE q = 1，head_dim {d}</translation>
-    </message>
-    <message>
-      <source>T5, {n} buckets</source>
-      <translation>T5，{n} 个桶</translation>
-    </message>
-    <message>
-      <source>Shaw, K = {k}</source>
-      <translation>Shaw，K = {k}</translation>
     </message>
     <message>
       <source>kept</source>
@@ -748,6 +580,98 @@
       <translation>长度 {0:,}</translation>
     </message>
     <message>
+      <source>ALiBi, heads 1 … {n} (steepest first)</source>
+      <translation>ALiBi，头 1 … {n}（最陡的在前）</translation>
+    </message>
+    <message>
+      <source>Shaw</source>
+      <translation>Shaw</translation>
+    </message>
+    <message>
+      <source>T5 bias</source>
+      <translation>T5 偏置</translation>
+    </message>
+    <message>
+      <source>ALiBi</source>
+      <translation>ALiBi</translation>
+    </message>
+    <message>
+      <source>Shaw, K = {k}</source>
+      <translation>Shaw，K = {k}</translation>
+    </message>
+    <message>
+      <source>T5, {n} buckets</source>
+      <translation>T5，{n} 个桶</translation>
+    </message>
+    <message>
+      <source>A learned vector per clipped distance j − i, added to the keys inside attention</source>
+      <translation>每个截断后的距离 j − i 对应一个可学习向量，在注意力内部加到键上</translation>
+    </message>
+    <message>
+      <source>Good within the clip; farther distances share one vector</source>
+      <translation>截断范围内较好；更远的距离共用一个向量</translation>
+    </message>
+    <message>
+      <source>Higher: an extra q·a term for every (i, j) in every layer</source>
+      <translation>较高：每层每个 (i, j) 多一项 q·a</translation>
+    </message>
+    <message>
+      <source>Music Transformer, early relative-attention models</source>
+      <translation>Music Transformer、早期相对注意力模型</translation>
+    </message>
+    <message>
+      <source>Medium</source>
+      <translation>中等</translation>
+    </message>
+    <message>
+      <source>A learned scalar per head and log-spaced distance bucket, added to the logits</source>
+      <translation>每个头、每个对数间隔的距离桶对应一个可学习标量，加到注意力 logits 上</translation>
+    </message>
+    <message>
+      <source>Fair: distances beyond max_distance share the last bucket</source>
+      <translation>一般：超过 max_distance 的距离共用最后一个桶</translation>
+    </message>
+    <message>
+      <source>Low: one L × L bias per head, shared by the layers</source>
+      <translation>低：每个头一个 L × L 偏置，各层共享</translation>
+    </message>
+    <message>
+      <source>T5, mT5, Flan-T5</source>
+      <translation>T5、mT5、Flan-T5</translation>
+    </message>
+    <message>
+      <source>A fixed linear penalty −m_h·|i − j| per head on the logits; no embedding</source>
+      <translation>每个头在 logits 上施加固定线性惩罚 −m_h·|i − j|；无需嵌入</translation>
+    </message>
+    <message>
+      <source>Strong: extrapolates beyond the training length</source>
+      <translation>强：可外推到训练长度之外</translation>
+    </message>
+    <message>
+      <source>Low: a fixed bias per head, no parameters</source>
+      <translation>低：每个头一个固定偏置，无参数</translation>
+    </message>
+    <message>
+      <source>BLOOM, MPT</source>
+      <translation>BLOOM、MPT</translation>
+    </message>
+    <message>
+      <source>Shaw clip K</source>
+      <translation>Shaw 截断 K</translation>
+    </message>
+    <message>
+      <source>T5 num_buckets</source>
+      <translation>T5 num_buckets（桶数）</translation>
+    </message>
+    <message>
+      <source>T5 max_distance</source>
+      <translation>T5 max_distance（最大距离）</translation>
+    </message>
+    <message>
+      <source>ALiBi n_heads</source>
+      <translation>ALiBi n_heads（头数）</translation>
+    </message>
+    <message>
       <source>Score(q&lt;sub&gt;i&lt;/sub&gt;, k&lt;sub&gt;j&lt;/sub&gt;) = q&lt;sub&gt;i&lt;/sub&gt;ᵀk&lt;sub&gt;j&lt;/sub&gt; + b&lt;sub&gt;r(i,j)&lt;/sub&gt;, r(i, j) = j − i. Row i of the sinusoidal relative table is the absolute table shifted by −i: R[i, j] = PE(j − i); for i = 0 it is the absolute table.</source>
       <translation>Score(q&lt;sub&gt;i&lt;/sub&gt;, k&lt;sub&gt;j&lt;/sub&gt;) = q&lt;sub&gt;i&lt;/sub&gt;ᵀk&lt;sub&gt;j&lt;/sub&gt; + b&lt;sub&gt;r(i,j)&lt;/sub&gt;，r(i, j) = j − i。正弦相对编码表的第 i 行是把绝对编码表平移 −i：R[i, j] = PE(j − i)；i = 0 时就是绝对编码表。</translation>
     </message>
@@ -924,6 +848,42 @@
       <translation>头 {0}</translation>
     </message>
     <message>
+      <source>RoPE</source>
+      <translation>RoPE</translation>
+    </message>
+    <message>
+      <source>RoPE q = 1, head_dim {d}</source>
+      <translation>RoPE q = 1，head_dim {d}</translation>
+    </message>
+    <message>
+      <source>RoPE random q: mean</source>
+      <translation>RoPE 随机 q：均值</translation>
+    </message>
+    <message>
+      <source>Rotates each channel pair of q and k by m·θ_i; q·k depends on j − i only</source>
+      <translation>把 q 与 k 的每对通道旋转 m·θ_i；q·k 只取决于 j − i</translation>
+    </message>
+    <message>
+      <source>Fair; extended by interpolation, NTK, YaRN, Llama 3 scaling, LongRoPE</source>
+      <translation>一般；可用插值、NTK、YaRN、Llama 3 缩放、LongRoPE 扩展</translation>
+    </message>
+    <message>
+      <source>Low: an element-wise rotation of q and k in every layer</source>
+      <translation>低：每层对 q、k 做逐元素旋转</translation>
+    </message>
+    <message>
+      <source>LLaMA, Qwen, Mistral, DeepSeek, Gemma</source>
+      <translation>LLaMA、Qwen、Mistral、DeepSeek、Gemma</translation>
+    </message>
+    <message>
+      <source>RoPE random q: mean ± std</source>
+      <translation>RoPE 随机 q：均值 ± 标准差</translation>
+    </message>
+    <message>
+      <source>seed (random q)</source>
+      <translation>随机种子（随机 q）</translation>
+    </message>
+    <message>
       <source>Pair i of q at position m turns by m·θ&lt;sub&gt;i&lt;/sub&gt;, θ&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;; (R&lt;sub&gt;m&lt;/sub&gt;q)·(R&lt;sub&gt;n&lt;/sub&gt;k) depends on n − m only.</source>
       <translation>位置 m 处 q 的第 i 对通道旋转 m·θ&lt;sub&gt;i&lt;/sub&gt;，θ&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;；(R&lt;sub&gt;m&lt;/sub&gt;q)·(R&lt;sub&gt;n&lt;/sub&gt;k) 只取决于 n − m。</translation>
     </message>
@@ -1080,6 +1040,10 @@
       <translation>精度类型</translation>
     </message>
     <message>
+      <source>Pause</source>
+      <translation>暂停</translation>
+    </message>
+    <message>
       <source>completes a turn within seq_len</source>
       <translation>在 seq_len 内转满一圈</translation>
     </message>
@@ -1138,6 +1102,46 @@
     <message>
       <source>seq_len = {0}</source>
       <translation>seq_len = {0}</translation>
+    </message>
+    <message>
+      <source>posenc-gui — positional encodings</source>
+      <translation>posenc-gui — 位置编码</translation>
+    </message>
+    <message>
+      <source>Shared parameters</source>
+      <translation>共享参数</translation>
+    </message>
+    <message>
+      <source>Loaded session {name}</source>
+      <translation>已载入会话 {name}</translation>
+    </message>
+    <message>
+      <source>Saved session {name}</source>
+      <translation>已保存会话 {name}</translation>
+    </message>
+    <message>
+      <source>Loaded {0}</source>
+      <translation>已载入 {0}</translation>
+    </message>
+    <message>
+      <source>Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}</source>
+      <translation>已载入 {0}：{1} RoPE，head_dim {2}，θ {3:g}</translation>
+    </message>
+    <message>
+      <source>{0}: compute {1:.1f} ms</source>
+      <translation>{0}：计算 {1:.1f} 毫秒</translation>
+    </message>
+    <message>
+      <source>{0}: computation failed — {1}</source>
+      <translation>{0}：计算失败 — {1}</translation>
+    </message>
+    <message>
+      <source>device: {0}</source>
+      <translation>设备：{0}</translation>
+    </message>
+    <message>
+      <source>; ignored keys: {0}</source>
+      <translation>；忽略的键：{0}</translation>
     </message>
   </context>
 </TS>

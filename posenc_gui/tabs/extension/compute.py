@@ -8,10 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from posenc_gui.encodings import binning, extension
-from posenc_gui.encodings.binning import Window
-from posenc_gui.encodings.extension import RopeScaling
-from posenc_gui.engine.windows import full
+from posenc_gui.encodings import binning, rope, rope_scaling
+from posenc_gui.encodings.rope_scaling import RopeScaling
+from posenc_gui.encodings.window import Window, full
 
 DYNAMIC_POINTS = 400  # the effective base is smooth and monotone in the length
 
@@ -45,19 +44,14 @@ class ExtensionFrame:
     sweep_base: float  # its value at params.sweep_length
 
 
-def _decay(inv_freq: torch.Tensor, starts: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
-    """Exact mean over each run of distances of ``q·R_d k`` for ``q = k = 1``: 2·Σ cos(d·θ)."""
-    return 2 * binning.mean_cos_sin(starts, counts, inv_freq)[0].sum(1)
-
-
 def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFrame:
     """Every extension view's arrays for ``p``."""
     s, target = p.scaling, p.target_context
-    original = extension.scaled_inv_freq(s.with_changes(method="default"))
-    scaled = extension.scaled_inv_freq(s, seq_len=target)
-    factor = extension.attention_factor(s)
+    original = rope_scaling.scaled_inv_freq(s.with_changes(method="default"))
+    scaled = rope_scaling.scaled_inv_freq(s, seq_len=target)
+    factor = rope_scaling.attention_factor(s)
     decay = full(p.decay_x, 0, target)
-    starts, counts = decay.bins()
+    starts, counts = binning.runs(decay)
     angle_original = s.original_context * original
     angle_target = target * scaled
     # A pair that never completed a turn in training meets new angles once the target context
@@ -75,16 +69,16 @@ def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFram
         wavelength_original=(2 * math.pi / original).numpy(),
         wavelength_scaled=(2 * math.pi / scaled).numpy(),
         ratio=(scaled / original).numpy(),
-        regions=tuple(extension.regions(s, seq_len=target)),
-        distances=decay.centres().numpy(),
-        decay_original=_decay(original, starts, counts).numpy(),
-        decay_scaled=(factor**2 * _decay(scaled, starts, counts)).numpy(),
+        regions=tuple(rope_scaling.regions(s, seq_len=target)),
+        distances=binning.centres(decay).numpy(),
+        decay_original=rope.decay(starts, original, counts=counts).numpy(),
+        decay_scaled=(factor**2 * rope.decay(starts, scaled, counts=counts)).numpy(),
         angle_original=angle_original.numpy(),
         angle_target=angle_target.numpy(),
         unseen=unseen.numpy(),
         attention_factor=factor,
-        effective_base=extension.effective_base(s, target),
+        effective_base=rope_scaling.effective_base(s, target),
         lengths=lengths,
-        dynamic_base=np.array([extension.effective_base(dynamic, int(n)) for n in lengths]),
-        sweep_base=extension.effective_base(dynamic, p.sweep_length),
+        dynamic_base=np.array([rope_scaling.effective_base(dynamic, int(n)) for n in lengths]),
+        sweep_base=rope_scaling.effective_base(dynamic, p.sweep_length),
     )

@@ -7,9 +7,12 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from posenc_gui.comparison import Curve, Entry, Inputs, Setting
 from posenc_gui.encodings import binning, rope
-from posenc_gui.encodings.binning import Window
-from posenc_gui.engine.windows import full, to_numpy
+from posenc_gui.encodings.rope import QueryKey
+from posenc_gui.encodings.window import Window, full
+from posenc_gui.frames import runs_on, to_numpy
+from posenc_gui.translatable import N_
 
 DTYPES = {
     "float64": torch.float64,
@@ -17,30 +20,11 @@ DTYPES = {
     "bfloat16": torch.bfloat16,
     "float16": torch.float16,
 }
-RANDOM_SAMPLES = 64  # q, k pairs behind the decay band
 ERROR_FLOOR = 1e-18  # log10 of an exact (zero) error is drawn as −18
 # Rounding errors have no closed form: up to this many positions they are averaged exactly over
 # each pixel; a wider window is evaluated at the first position of each pixel (and says so).
 EXACT_ERROR_POSITIONS = 1 << 16
 TRAIL_POINTS = 4096  # a rotation trail needs at most one turn, and this many points of it
-
-
-@dataclass(frozen=True)
-class QueryKey:
-    """Which q and k the views rotate: all ones, or standard normal from a seed."""
-
-    head_dim: int
-    mode: str = "ones"
-    seed: int = 0
-
-    def vectors(self, count: int = 1) -> tuple[torch.Tensor, torch.Tensor]:
-        """``count`` (q, k) pairs, float64 ``[count, head_dim]`` each."""
-        if self.mode == "ones":
-            ones = torch.ones(count, self.head_dim, dtype=torch.float64)
-            return ones, ones.clone()
-        generator = torch.Generator().manual_seed(self.seed)
-        q, k = torch.randn(2, count, self.head_dim, dtype=torch.float64, generator=generator)
-        return q, k
 
 
 @dataclass(frozen=True)
@@ -88,20 +72,6 @@ class RopeFrame:
     unrepresentable: int  # positions of the window params.dtype cannot hold (NaN/inf errors)
 
 
-def _table(
-    p: RopeParams, theta: torch.Tensor, pairs: Window, rows: Window, device: torch.device
-) -> torch.Tensor:
-    """Angle (circular mean), cos or sin, exactly averaged over each pixel block."""
-    row_starts, row_counts = (t.to(device) for t in rows.bins())
-    cos, sin = binning.mean_cos_sin(row_starts, row_counts, theta[pairs.start : pairs.stop])
-    pair_starts, pair_counts = (t.to(device) for t in pairs.bins())
-    cos = binning.run_means(cos.T, pair_starts - pairs.start, pair_counts).T
-    sin = binning.run_means(sin.T, pair_starts - pairs.start, pair_counts).T
-    if p.table == "angle":
-        return torch.remainder(torch.atan2(sin, cos), 2 * torch.pi)
-    return cos if p.table == "cos" else sin
-
-
 @dataclass(frozen=True)
 class _Errors:
     block: torch.Tensor  # [R, C] mean |cos error| over each pixel block (non-finite as 0)
@@ -113,7 +83,7 @@ class _Errors:
 
 def _errors(theta: torch.Tensor, pairs: Window, rows: Window, dtype: torch.dtype) -> _Errors:
     """|cos − cos₆₄| in ``dtype`` over a window of positions × pairs (see EXACT_ERROR_POSITIONS)."""
-    starts, counts = rows.bins()
+    starts, counts = binning.runs(rows)
     sampled = rows.stop - rows.start > EXACT_ERROR_POSITIONS
     if sampled:
         positions, local_starts, counts = starts, torch.arange(len(starts)), torch.ones_like(starts)
@@ -122,7 +92,7 @@ def _errors(theta: torch.Tensor, pairs: Window, rows: Window, dtype: torch.dtype
     error, _ = rope.precision_error(positions, theta[pairs.start : pairs.stop], dtype)
     finite = torch.isfinite(error)
     block = binning.run_means(torch.where(finite, error, 0.0), local_starts, counts)
-    pair_starts, pair_counts = pairs.bins()
+    pair_starts, pair_counts = binning.runs(pairs)
     block = binning.run_means(block.T, pair_starts - pairs.start, pair_counts).T
     per_position = torch.where(finite.all(1), error.amax(1), torch.inf)
     run = torch.repeat_interleave(torch.arange(len(counts)), counts)
@@ -132,7 +102,7 @@ def _errors(theta: torch.Tensor, pairs: Window, rows: Window, dtype: torch.dtype
     return _Errors(
         block,
         worst,
-        starts.double() if sampled else rows.centres(),
+        starts.double() if sampled else binning.centres(rows),
         sampled,
         int((~finite.all(1)).sum()),
     )
@@ -144,36 +114,29 @@ def compute_rope(params: RopeParams, device: torch.device) -> RopeFrame:
     theta = rope.inv_freq(head_dim, p.theta).to(device)
     n_pairs = theta.numel()
     pairs, rows = p.table_windows or (full(None, 0, n_pairs), full(None, 0, seq_len))
-    table = _table(p, theta, pairs, rows, device)
+    table = rope.block_mean_table(
+        *runs_on(rows, device), *runs_on(pairs, device), theta, kind=p.table
+    )
 
     decay = full(p.decay_x, 0, seq_len)
-    d_starts, d_counts = decay.bins()
-    ones = torch.ones(head_dim, dtype=torch.float64, device=device)
-    decay_ones = rope.relative_scores(ones, ones, d_starts, theta, layout=p.layout, counts=d_counts)
+    d_starts, d_counts = binning.runs(decay)
+    decay_ones = rope.decay(d_starts, theta, counts=d_counts)
     query = p.query or QueryKey(head_dim)
     sample = QueryKey(head_dim, "random", query.seed)
-    q_many, k_many = (v.to(device) for v in sample.vectors(RANDOM_SAMPLES))
+    q_many, k_many = (v.to(device) for v in sample.vectors(rope.RANDOM_SAMPLES))
     random_scores = rope.relative_scores(
         q_many, k_many, d_starts, theta, layout=p.layout, counts=d_counts
     )
 
     q, k = (v.to(device) for v in query.vectors())
-    shifts = full(p.invariance_x, 0, seq_len).bins()[0].to(device)
+    shifts = binning.runs(full(p.invariance_x, 0, seq_len))[0].to(device)
     shifts = torch.cat((shifts, torch.tensor([p.shift], device=device)))
     q_rot = rope.apply(q.expand(len(shifts), -1), p.query_position + shifts, theta, layout=p.layout)
     k_rot = rope.apply(k.expand(len(shifts), -1), p.key_position + shifts, theta, layout=p.layout)
     scores = (q_rot * k_rot).sum(-1)
 
     rotary_dim = 2 * n_pairs
-    layout_pairs = torch.stack(
-        [
-            torch.empty(rotary_dim, dtype=torch.int64).index_put_(
-                (rope.pair_channels(rotary_dim, layout).reshape(-1),),
-                torch.arange(rotary_dim // 2).repeat_interleave(2),
-            )
-            for layout in rope.LAYOUTS
-        ]
-    )
+    layout_pairs = torch.stack([rope.channel_pairs(rotary_dim, layout) for layout in rope.LAYOUTS])
 
     error_pairs, error_rows = p.error_windows or (full(None, 0, n_pairs), full(None, 0, seq_len))
     errors = _errors(theta.cpu(), error_pairs, error_rows, DTYPES[p.dtype])
@@ -182,11 +145,11 @@ def compute_rope(params: RopeParams, device: torch.device) -> RopeFrame:
     )
     return RopeFrame(
         params=p,
-        table_col_edges=pairs.edges().numpy(),
-        table_row_edges=rows.edges().numpy(),
+        table_col_edges=binning.edges(pairs).numpy(),
+        table_row_edges=binning.edges(rows).numpy(),
         table=to_numpy(table),
         wavelengths=rope.wavelengths(theta).cpu().numpy(),
-        distances=decay.centres().numpy(),
+        distances=binning.centres(decay).numpy(),
         decay_ones=decay_ones.cpu().numpy(),
         decay_mean=random_scores.mean(0).cpu().numpy(),
         decay_std=random_scores.std(0).cpu().numpy(),
@@ -196,8 +159,8 @@ def compute_rope(params: RopeParams, device: torch.device) -> RopeFrame:
         unrotated_score=float((q * k).sum()),
         layout_pairs=layout_pairs.numpy(),
         permutation=rope.permutation(rotary_dim).numpy(),
-        error_col_edges=error_pairs.edges().numpy(),
-        error_row_edges=error_rows.edges().numpy(),
+        error_col_edges=binning.edges(error_pairs).numpy(),
+        error_row_edges=binning.edges(error_rows).numpy(),
         error_table=to_numpy(torch.log10(errors.block.clamp_min(ERROR_FLOOR))),
         error_x=curve.x.numpy(),
         error_by_position=curve.worst.numpy(),
@@ -242,15 +205,52 @@ def compute_rotation(params: RotationParams, device: torch.device) -> RotationFr
         positions = torch.unique(
             torch.linspace(first, m, min(m - first + 1, TRAIL_POINTS)).round().long()
         )
-        angle = positions.double() * theta[pair]
-        a, b = q[0, channels[index, 0]], q[0, channels[index, 1]]
-        trails.append(
-            torch.stack(
-                (
-                    a * torch.cos(angle) - b * torch.sin(angle),
-                    a * torch.sin(angle) + b * torch.cos(angle),
-                ),
-                1,
-            ).numpy()
-        )
+        vector = q[:, channels[index]].expand(len(positions), 2)  # the pair as a 2-D vector
+        trails.append(rope.apply(vector, positions, theta[pair : pair + 1]).numpy())
     return RotationFrame(params, pairs, theta[list(pairs)].numpy(), tuple(trails))
+
+
+def compare_curves(inputs: Inputs) -> tuple[Curve, ...]:
+    """``(R_p q)·(R_{p+k} q) / |q|²`` at head_dim, for q = 1 and for random q (the same
+    vector at both positions, so 1 at k = 0)."""
+    head_dim, device = inputs.head_dim, inputs.device
+    theta = rope.inv_freq(head_dim, inputs.theta).to(device)
+    ones = rope.decay(inputs.starts, theta, counts=inputs.counts) / head_dim
+    sample = QueryKey(head_dim, "random", inputs.settings["seed"])
+    q = sample.vectors(rope.RANDOM_SAMPLES)[0].to(device)
+    scores = rope.relative_scores(q, q, inputs.starts, theta, counts=inputs.counts)
+    random = scores / (q * q).sum(-1, True)
+    return (
+        Curve(
+            "rope_ones",
+            N_("RoPE q = 1, head_dim {d}"),
+            ones.cpu().numpy(),
+            {"d": head_dim},
+            dashed=True,
+            color=1,
+        ),
+        Curve(
+            "rope_random",
+            N_("RoPE random q: mean"),
+            random.mean(0).cpu().numpy(),
+            std=random.std(0).cpu().numpy(),
+            band_label=N_("RoPE random q: mean ± std"),
+            color=6,
+        ),
+    )
+
+
+COMPARE = (
+    Entry(
+        N_("RoPE"),
+        (
+            N_("Rotates each channel pair of q and k by m·θ_i; q·k depends on j − i only"),
+            N_("Fair; extended by interpolation, NTK, YaRN, Llama 3 scaling, LongRoPE"),
+            N_("Low: an element-wise rotation of q and k in every layer"),
+            N_("LLaMA, Qwen, Mistral, DeepSeek, Gemma"),
+            N_("Medium"),
+        ),
+        compare_curves,
+        (Setting("seed", N_("seed (random q)"), 0, 2**31 - 1, 0, slider=False),),
+    ),
+)

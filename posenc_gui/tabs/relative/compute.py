@@ -12,10 +12,11 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from posenc_gui.comparison import Curve, Entry, Inputs, Setting
 from posenc_gui.encodings import binning, relative, sinusoidal
-from posenc_gui.encodings.binning import Window
-from posenc_gui.engine.absolute import table_window
-from posenc_gui.engine.windows import full, shifted, to_numpy
+from posenc_gui.encodings.window import Window, full, shifted
+from posenc_gui.frames import runs_on, to_numpy
+from posenc_gui.translatable import N_
 
 SCHEMES = ("sinusoidal", "shaw", "t5", "alibi")
 SCORE_WINDOW = 256  # the score-formula view shows positions 0 … 255 exactly
@@ -116,32 +117,30 @@ def _matrix(
     by_distance: torch.Tensor, windows: tuple[Window, Window] | None, seq_len: int
 ) -> Matrix:
     cols, rows = windows or (full(None, 0, seq_len), full(None, 0, seq_len))
-    values = relative.distance_block_means(by_distance, *rows.bins(), *cols.bins())
-    return Matrix(cols.edges().numpy(), rows.edges().numpy(), to_numpy(values))
+    values = relative.distance_block_means(by_distance, *binning.runs(rows), *binning.runs(cols))
+    return Matrix(binning.edges(cols).numpy(), binning.edges(rows).numpy(), to_numpy(values))
 
 
 def compute_relative(p: RelativeParams, device: torch.device) -> RelativeFrame:
     """Every Relative view's arrays for ``p``."""
     seq_len = p.seq_len
     k = torch.arange(-(seq_len - 1), seq_len)
-    clipped = k.clamp(-p.max_relative_position, p.max_relative_position)
-    shown = clipped if p.scheme == "shaw" else k
+    shown = relative.shaw_clip(k, p.max_relative_position) if p.scheme == "shaw" else k
     buckets = relative.t5_bucket(
         k, bidirectional=p.bidirectional, num_buckets=p.num_buckets, max_distance=p.max_distance
     )
     slopes = relative.alibi_slopes(p.n_heads)
-    slope = slopes[p.head - 1]
-    alibi_by_distance = torch.where(k <= 0, slope * k, -torch.inf) if p.causal else -slope * k.abs()
+    alibi_by_distance = relative.alibi_by_distance(slopes[p.head - 1], k, causal=p.causal)
 
     channels, keys = p.table_windows or (full(None, 0, p.d_model), full(None, 0, seq_len))
     i = min(p.query_position, seq_len - 1)
     # Row j of R[i] is PE(j − i): the absolute table's rows shifted by −i.
-    table = table_window(
-        seq_len, p.d_model, p.theta, "interleaved", shifted(keys, -i), channels, device
+    table = sinusoidal.block_mean_table(
+        *runs_on(shifted(keys, -i), device), *runs_on(channels, device), p.d_model, p.theta
     )
 
     bucket_x = full(p.bucket_x, -(seq_len - 1), seq_len)
-    bucket_means = binning.run_means(buckets, *shifted(bucket_x, seq_len - 1).bins())
+    bucket_means = binning.run_means(buckets, *binning.runs(shifted(bucket_x, seq_len - 1)))
     alibi_x = full(p.alibi_x, 0, seq_len)
 
     window = min(seq_len, SCORE_WINDOW)
@@ -156,17 +155,101 @@ def compute_relative(p: RelativeParams, device: torch.device) -> RelativeFrame:
     return RelativeFrame(
         params=p,
         distances=_matrix(shown, p.distance_windows, seq_len),
-        relative_table=Matrix(channels.edges().numpy(), keys.edges().numpy(), to_numpy(table)),
+        relative_table=Matrix(
+            binning.edges(channels).numpy(), binning.edges(keys).numpy(), to_numpy(table)
+        ),
         buckets=_matrix(buckets, p.bucket_windows, seq_len),
-        bucket_x=bucket_x.centres().numpy(),
+        bucket_x=binning.centres(bucket_x).numpy(),
         bucket_by_distance=bucket_means.numpy(),
         slopes=slopes.numpy(),
         alibi_matrix=_matrix(alibi_by_distance, p.alibi_windows, seq_len),
-        alibi_x=alibi_x.centres().numpy(),
-        alibi_curves=(-slopes[:, None] * alibi_x.centres()[None, :]).numpy(),
+        alibi_x=binning.centres(alibi_x).numpy(),
+        alibi_curves=relative.alibi_by_distance(
+            slopes[:, None], -binning.centres(alibi_x)[None, :]
+        ).numpy(),
         window=window,
         content=to_numpy(content),
         bias=shown_array(bias),
         total=shown_array(total),
         attention=to_numpy(torch.softmax(total, dim=-1)),
     )
+
+
+def _distances(inputs: Inputs) -> torch.Tensor:
+    """Every distance 0 … the last one the runs cover (T5 and Shaw have no closed-form mean)."""
+    return torch.arange(int(inputs.starts[-1] + inputs.counts[-1]))
+
+
+def shaw_curves(inputs: Inputs) -> tuple[Curve, ...]:
+    """``1 − min(k, K) / K``: flat beyond the clip, where distances share one vector."""
+    clip = inputs.settings["max_relative_position"]
+    values = relative.shaw_similarity(_distances(inputs), clip)
+    means = binning.run_means(values, inputs.starts, inputs.counts)
+    return (Curve("shaw", N_("Shaw, K = {k}"), means.numpy(), {"k": clip}, color=3),)
+
+
+def t5_curves(inputs: Inputs) -> tuple[Curve, ...]:
+    """``1 − b(k) / (n − 1)``: flat where distances share a bucket (keys after queries)."""
+    buckets, reach = inputs.settings["num_buckets"], inputs.settings["max_distance"]
+    values = relative.t5_similarity(_distances(inputs), num_buckets=buckets, max_distance=reach)
+    means = binning.run_means(values, inputs.starts, inputs.counts)
+    return (Curve("t5", N_("T5, {n} buckets"), means.numpy(), {"n": buckets}, color=2),)
+
+
+def alibi_curves(inputs: Inputs) -> tuple[Curve, ...]:
+    """``e^{−m_h k}`` per head: the factor head h's bias multiplies an attention weight by."""
+    n_heads = inputs.settings["n_heads"]
+    slopes = relative.alibi_slopes(n_heads)
+    values = binning.mean_decay(inputs.starts, inputs.counts, slopes).T  # [heads, X]
+    label = N_("ALiBi, heads 1 … {n} (steepest first)")
+    return (Curve("alibi", label, values.numpy(), {"n": n_heads}, color=4),)
+
+
+COMPARE = (
+    Entry(
+        N_("Shaw"),
+        (
+            N_("A learned vector per clipped distance j − i, added to the keys inside attention"),
+            N_("Good within the clip; farther distances share one vector"),
+            N_("Higher: an extra q·a term for every (i, j) in every layer"),
+            N_("Music Transformer, early relative-attention models"),
+            N_("Medium"),
+        ),
+        shaw_curves,
+        (Setting("max_relative_position", N_("Shaw clip K"), 0, 512, 16),),
+    ),
+    Entry(
+        N_("T5 bias"),
+        (
+            N_("A learned scalar per head and log-spaced distance bucket, added to the logits"),
+            N_("Fair: distances beyond max_distance share the last bucket"),
+            N_("Low: one L × L bias per head, shared by the layers"),
+            N_("T5, mT5, Flan-T5"),
+            N_("Medium"),
+        ),
+        t5_curves,
+        (
+            Setting("num_buckets", N_("T5 num_buckets"), 4, 256, 32, step=2),
+            Setting(
+                "max_distance",
+                N_("T5 max_distance"),
+                9,
+                16384,
+                128,
+                minimum=lambda s: relative.t5_max_exact(s["num_buckets"]) + 1,
+            ),
+        ),
+    ),
+    Entry(
+        N_("ALiBi"),
+        (
+            N_("A fixed linear penalty −m_h·|i − j| per head on the logits; no embedding"),
+            N_("Strong: extrapolates beyond the training length"),
+            N_("Low: a fixed bias per head, no parameters"),
+            N_("BLOOM, MPT"),
+            N_("Easy"),
+        ),
+        alibi_curves,
+        (Setting("n_heads", N_("ALiBi n_heads"), 1, 128, 8),),
+    ),
+)

@@ -15,12 +15,15 @@ from PySide6.QtWidgets import (
 )
 
 from posenc_gui.controls import IntControl
-from posenc_gui.engine import Engine
-from posenc_gui.engine.rope import (
+from posenc_gui.encodings.rope import QueryKey
+from posenc_gui.i18n import N_, tr
+from posenc_gui.presets import Preset
+from posenc_gui.tab import Tab, TabContext, parse_indices
+from posenc_gui.tabs.rope.compute import (
+    COMPARE,
     DTYPES,
     ERROR_FLOOR,
     EXACT_ERROR_POSITIONS,
-    QueryKey,
     RopeFrame,
     RopeParams,
     RotationFrame,
@@ -28,10 +31,6 @@ from posenc_gui.engine.rope import (
     compute_rope,
     compute_rotation,
 )
-from posenc_gui.i18n import N_, tr
-from posenc_gui.parameters import ParameterPanel
-from posenc_gui.presets import Preset
-from posenc_gui.tabs.base import Tab, parse_indices
 from posenc_gui.views import Band, Curve, CurvesView, HeatmapView, Line
 from posenc_gui.views.rotation import RotationPanel, RotationView
 from posenc_gui.views.style import CYCLIC, DIVERGING, SEQUENTIAL, set_title
@@ -53,11 +52,21 @@ def spread_pairs(count: int, n_pairs: int) -> list[int]:
 class RopeTab(Tab):
     name, title = "rope", N_("RoPE")
     compute = staticmethod(compute_rope)
+    preset_kinds = ("rope",)
+    compare = COMPARE
 
-    def __init__(
-        self, engine: Engine, parameters: ParameterPanel, parent: QWidget | None = None
-    ) -> None:
-        super().__init__(engine, parameters, parent)
+    @classmethod
+    def shows_preset(cls, preset: Preset) -> bool:
+        return preset.rope is not None and preset.rope.method == "default"
+
+    @classmethod
+    def preset_parameters(cls, preset: Preset) -> dict[str, float]:
+        scaling = preset.rope
+        return {} if scaling is None else {"head_dim": scaling.head_dim, "theta": scaling.base}
+
+    def __init__(self, context: TabContext, parent: QWidget | None = None) -> None:
+        super().__init__(context, parent)
+        parameters = self.parameters
         seq_len = parameters.seq_len.value()
         self.layout_choice = QComboBox(objectName="layout")
         self.layout_choice.addItem(tr("interleaved (Meta LLaMA, GPT-J)"), "interleaved")
@@ -153,15 +162,28 @@ class RopeTab(Tab):
             legend_at="bottom right",
         )
         self.error_curve_view.set_log(y=True)
-        self.add_page("tables", tr("Tables && spectrum"), [self.table_view, self.spectrum_view])
-        self.add_page("rotation", tr("Rotation"), [self.rotation_view])
         self.add_page(
-            "invariance", tr("Invariance && decay"), [self.invariance_view, self.decay_view]
+            "tables",
+            tr("Tables && spectrum"),
+            {"table": self.table_view, "spectrum": self.spectrum_view},
+        )
+        self.add_page("rotation", tr("Rotation"), {"rotation": self.rotation_view})
+        self.add_page(
+            "invariance",
+            tr("Invariance && decay"),
+            {"invariance": self.invariance_view, "decay": self.decay_view},
         )
         self.add_page(
-            "layouts", tr("Layouts"), [self.layout_view, self.permutation_view], columns=1
+            "layouts",
+            tr("Layouts"),
+            {"layout": self.layout_view, "permutation": self.permutation_view},
+            columns=1,
         )
-        self.add_page("precision", tr("Precision"), [self.error_view, self.error_curve_view])
+        self.add_page(
+            "precision",
+            tr("Precision"),
+            {"error": self.error_view, "error_curve": self.error_curve_view},
+        )
 
         self.timer = QTimer(self, interval=ANIMATION_MS)
         self.timer.timeout.connect(self._advance)
@@ -205,7 +227,7 @@ class RopeTab(Tab):
             control.setRange(0, seq_len - 1)
 
     def _play(self, on: bool) -> None:
-        self.play.setText("Pause" if on else "Play")
+        self.play.setText(tr("Pause") if on else tr("Play"))
         self.timer.start() if on else self.timer.stop()
 
     def _advance(self) -> None:
@@ -225,32 +247,32 @@ class RopeTab(Tab):
 
     def refresh_rotation(self) -> None:
         """Only the rotation panels: what the animation and the position slider change."""
+        self.note("rotation", self._rotation_pairs()[1])
         self.engine.submit(
             "rope.rotation", compute_rotation, self.rotation_request(), self.draw_rotation
         )
 
-    def rotation_request(self) -> RotationParams:
+    def _rotation_pairs(self) -> tuple[list[int], str]:
+        """The pairs the rotation panels show, and what is wrong with those typed (or ``""``)."""
         n_pairs = self.parameters.head_dim.value() // 2
+        spread = spread_pairs(self.pair_count.value(), n_pairs)
+        if not self.pairs.text().strip():
+            return spread, ""
         try:
-            chosen = (
-                parse_indices("pairs", self.pairs.text())
-                if self.pairs.text().strip()
-                else spread_pairs(self.pair_count.value(), n_pairs)
-            )
-            self.message.clear()
+            chosen = parse_indices("pairs", self.pairs.text())
         except ValueError as exc:
-            chosen = spread_pairs(self.pair_count.value(), n_pairs)
-            self.message.setText(str(exc))
+            return spread, str(exc)
         if any(not 0 <= i < n_pairs for i in chosen):
-            self.message.setText(
-                tr("pairs must be in [0, {0}]; others are skipped").format(n_pairs - 1)
-            )
+            return chosen, tr("pairs must be in [0, {0}]; others are skipped").format(n_pairs - 1)
+        return chosen, ""
+
+    def rotation_request(self) -> RotationParams:
         return RotationParams(
             self.parameters.head_dim.value(),
             self.parameters.theta.value(),
             self.layout_choice.currentData(),
             self.query_key(),
-            tuple(chosen[:MAX_PANELS]),
+            tuple(self._rotation_pairs()[0][:MAX_PANELS]),
             self.position.value(),
         )
 
@@ -392,8 +414,9 @@ class RopeTab(Tab):
         )
         sampled = tr(" (sampled)") if frame.error_sampled else ""
         set_title(self.error_view.plot, tr("(g) log₁₀ |cos − cos₆₄|{0}").format(sampled))
+        notes = []
         if frame.error_sampled:
-            self.message.setText(
+            notes.append(
                 tr(
                     "Precision views: over {0:,} positions each pixel shows the "
                     "error at its first position (rounding errors have no closed-"
@@ -412,12 +435,13 @@ class RopeTab(Tab):
             x_extent=(0, p.seq_len),
         )
         if frame.unrepresentable:
-            self.message.setText(
+            notes.append(
                 tr(
                     "{0} cannot hold {1} of the positions (above {2:g} for "
                     "float16): they are left out of the precision views"
                 ).format(p.dtype, frame.unrepresentable, float(np.finfo(np.float16).max))
             )
+        self.note("frame", "\n".join(notes))
 
     def draw_rotation(self, frame: RotationFrame) -> None:
         self.rotation_view.set_panels(

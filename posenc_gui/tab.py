@@ -1,9 +1,16 @@
-"""What every tab shares: a controls column, a grid of views, and one engine channel."""
+"""What every tab shares: a controls column, a grid of named views, and one engine channel.
+
+A tab class declares what the rest of the app needs to know of it (``posenc_gui.registry`` lists
+the classes): its ``name`` and ``title``, its ``compute``, the preset kinds it takes settings
+from, and its encodings' entries on the Compare tab. Its views are declared by name when they
+are placed (``add_view``, ``add_page``): those are what export and the command line offer.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -16,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from posenc_gui.comparison import Entry
 from posenc_gui.controls import apply_settings, settings
 from posenc_gui.engine import Engine
 from posenc_gui.engine.engine import Compute
@@ -23,6 +31,16 @@ from posenc_gui.i18n import tr
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.views.style import current_look
+
+
+@dataclass(frozen=True)
+class TabContext:
+    """What the window hands every tab: the engine, the shared parameters and the Compare
+    entries of every registered tab."""
+
+    engine: Engine
+    parameters: ParameterPanel
+    compare_entries: tuple[Entry, ...] = ()
 
 
 def parse_indices(name: str, text: str) -> list[int]:
@@ -43,17 +61,19 @@ class Tab(QWidget):
     """
 
     hovered = Signal(str)
-    name: str  # objectName, engine channel and command-line name
-    title: str  # shown on the tab
-    compute: Compute
+    name: ClassVar[str]  # objectName, engine channel and command-line name
+    title: ClassVar[str]  # shown on the tab (marked for translation)
+    compute: ClassVar[Compute]
+    preset_kinds: ClassVar[tuple[str, ...]] = ()  # presets this tab takes settings from
+    compare: ClassVar[tuple[Entry, ...]] = ()  # its encodings on the Compare tab
 
-    def __init__(
-        self, engine: Engine, parameters: ParameterPanel, parent: QWidget | None = None
-    ) -> None:
+    def __init__(self, context: TabContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName(self.name)
-        self.engine, self.parameters = engine, parameters
+        self.engine, self.parameters = context.engine, context.parameters
         self.frame: Any = None
+        self._views: dict[str, QWidget] = {}
+        self._notes: dict[str, str] = {}  # what the message label says, by who said it
         self.controls = QFormLayout()
         self.controls.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.message = QLabel()
@@ -73,15 +93,25 @@ class Tab(QWidget):
         layout.addWidget(scroll)
         layout.addLayout(self.views, 1)
 
-    def add_view(self, view: QWidget, row: int, col: int) -> None:
-        """Place a view in the tab's grid."""
+    @classmethod
+    def shows_preset(cls, preset: Preset) -> bool:
+        """Whether this tab is the one to show after ``preset`` is applied."""
+        return preset.kind in cls.preset_kinds
+
+    @classmethod
+    def preset_parameters(cls, preset: Preset) -> dict[str, float]:
+        """The shared parameters ``preset`` sets, as this tab reads it (default: none)."""
+        return {}
+
+    def add_view(self, name: str, view: QWidget, row: int, col: int) -> None:
+        """Place view ``name`` (offered for export) in the tab's grid."""
         self.views.addWidget(view, row, col)
-        self._watch_hover(view)
+        self._declare(name, view)
 
     def add_page(
-        self, name: str, title: str, views: Sequence[QWidget], *, columns: int | None = None
+        self, name: str, title: str, views: Mapping[str, QWidget], *, columns: int | None = None
     ) -> None:
-        """Place views on a page of the tab's own page bar, in a grid of ``columns``
+        """Place named views on a page of the tab's own page bar, in a grid of ``columns``
         (default: all in one row)."""
         if self.pages is None:
             self.pages = QTabWidget(objectName="pages")
@@ -89,18 +119,21 @@ class Tab(QWidget):
         page = QWidget(objectName=name)
         grid = QGridLayout(page)
         columns = columns or len(views)
-        for index, view in enumerate(views):
+        for index, (view_name, view) in enumerate(views.items()):
             grid.addWidget(view, index // columns, index % columns)
-            self._watch_hover(view)
+            self._declare(view_name, view)
         self.pages.addTab(page, title)
 
+    def _declare(self, name: str, view: QWidget) -> None:
+        if name in self._views:
+            raise ValueError(f"{self.name}: two views named {name!r}")
+        self._views[name] = view
+        if hasattr(view, "hovered"):
+            view.hovered.connect(self.hovered)
+
     def view_names(self) -> dict[str, QWidget]:
-        """The tab's views by name: each ``<name>_view`` attribute (for export and the CLI)."""
-        return {
-            name.removesuffix("_view"): widget
-            for name, widget in vars(self).items()
-            if name.endswith("_view") and isinstance(widget, QWidget)
-        }
+        """The tab's exportable views by the names they were placed under."""
+        return dict(self._views)
 
     def show_view(self, name: str) -> QWidget:
         """Bring the page holding view ``name`` to the front; returns the view."""
@@ -144,9 +177,15 @@ class Tab(QWidget):
         if state.get("page"):
             self.show_page(state["page"])
 
-    def _watch_hover(self, view: QWidget) -> None:
-        if hasattr(view, "hovered"):
-            view.hovered.connect(self.hovered)
+    def note(self, source: str, text: str = "") -> None:
+        """Say ``text`` in the tab's message on behalf of ``source`` (``""`` withdraws it); the
+        notes of other sources stay, so a frame's note survives an unrelated request."""
+        self._notes[source] = text
+        self.message.setText("\n".join(note for note in self._notes.values() if note))
+
+    def input_notes(self) -> list[str]:
+        """What the current inputs leave out or adjust (default: nothing)."""
+        return []
 
     def refresh(self) -> None:
         """Ask the engine for a new frame of the current parameters (never blocks).
@@ -157,8 +196,9 @@ class Tab(QWidget):
         try:
             request = self.request()
         except ValueError as exc:
-            self.message.setText(str(exc))
+            self.note("inputs", str(exc))
             return
+        self.note("inputs", "\n".join(note for note in self.input_notes() if note))
         self.engine.submit(self.objectName(), type(self).compute, request, self._show)
 
     def _show(self, frame: Any) -> None:
@@ -178,7 +218,8 @@ class Tab(QWidget):
         """Take what this tab needs from a model preset (default: nothing)."""
 
     def request(self) -> Any:
-        """The immutable parameters of the next frame."""
+        """The immutable parameters of the next frame, read from the controls (changes
+        nothing; ValueError if they do not fit together)."""
         raise NotImplementedError
 
     def draw(self, frame: Any) -> None:

@@ -6,18 +6,18 @@ import numpy as np
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox, QWidget
 
 from posenc_gui.controls import IntControl
-from posenc_gui.engine import Engine
-from posenc_gui.engine.relative import (
+from posenc_gui.encodings import relative
+from posenc_gui.i18n import N_, tr
+from posenc_gui.presets import Preset
+from posenc_gui.tab import Tab, TabContext
+from posenc_gui.tabs.relative.compute import (
+    COMPARE,
     SCHEMES,
     Matrix,
     RelativeFrame,
     RelativeParams,
     compute_relative,
 )
-from posenc_gui.i18n import N_, tr
-from posenc_gui.parameters import ParameterPanel
-from posenc_gui.presets import Preset
-from posenc_gui.tabs.base import Tab
 from posenc_gui.views import Curve, CurvesView, HeatmapView
 from posenc_gui.views.style import SEQUENTIAL, colormap, set_title
 
@@ -53,11 +53,16 @@ def _show(
 class RelativeTab(Tab):
     name, title = "relative", N_("Relative")
     compute = staticmethod(compute_relative)
+    preset_kinds = ("t5", "alibi")
+    compare = COMPARE
 
-    def __init__(
-        self, engine: Engine, parameters: ParameterPanel, parent: QWidget | None = None
-    ) -> None:
-        super().__init__(engine, parameters, parent)
+    @classmethod
+    def preset_parameters(cls, preset: Preset) -> dict[str, float]:
+        return {"d_model": preset.config["d_model"]} if preset.kind == "t5" else {}
+
+    def __init__(self, context: TabContext, parent: QWidget | None = None) -> None:
+        super().__init__(context, parent)
+        parameters = self.parameters
         seq_len = parameters.seq_len.value()
         self.scheme = QComboBox(objectName="scheme")
         for key in SCHEMES:
@@ -137,18 +142,35 @@ class RelativeTab(Tab):
             tr("attention"),
             colormap_role=SEQUENTIAL,
         )
-        self.add_page("distances", tr("Distances && table"), [self.distance_view, self.table_view])
-        self.add_page("t5", tr("T5 buckets"), [self.bucket_view, self.bucket_curve_view])
+        self.add_page(
+            "distances",
+            tr("Distances && table"),
+            {"distance": self.distance_view, "table": self.table_view},
+        )
+        self.add_page(
+            "t5",
+            tr("T5 buckets"),
+            {"bucket": self.bucket_view, "bucket_curve": self.bucket_curve_view},
+        )
         self.add_page(
             "alibi",
             tr("ALiBi"),
-            [self.alibi_view, self.alibi_curve_view, self.slope_view],
+            {
+                "alibi": self.alibi_view,
+                "alibi_curve": self.alibi_curve_view,
+                "slope": self.slope_view,
+            },
             columns=2,
         )
         self.add_page(
             "scores",
             tr("Score formula"),
-            [self.content_view, self.bias_view, self.total_view, self.attention_view],
+            {
+                "content": self.content_view,
+                "bias": self.bias_view,
+                "total": self.total_view,
+                "attention": self.attention_view,
+            },
             columns=2,
         )
 
@@ -196,8 +218,8 @@ class RelativeTab(Tab):
 
     def _fit_max_distance(self) -> None:
         """T5 needs max_distance above its exact range (num_buckets/4, or /2 when causal)."""
-        per_side = self.num_buckets.value() // (2 if self.bidirectional.isChecked() else 1)
-        self.max_distance.setRange(per_side // 2 + 1, 16384)
+        exact = relative.t5_max_exact(self.num_buckets.value(), self.bidirectional.isChecked())
+        self.max_distance.setRange(exact + 1, 16384)
 
     def _show_scheme_page(self) -> None:
         if self.pages.currentWidget().objectName() != "scores":

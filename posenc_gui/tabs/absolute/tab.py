@@ -5,11 +5,15 @@ from __future__ import annotations
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
 
 from posenc_gui.controls import IntControl
-from posenc_gui.engine import Engine
-from posenc_gui.engine.absolute import AbsoluteFrame, AbsoluteParams, compute_absolute
 from posenc_gui.i18n import N_, tr
-from posenc_gui.parameters import ParameterPanel
-from posenc_gui.tabs.base import Tab, parse_indices
+from posenc_gui.presets import Preset
+from posenc_gui.tab import Tab, TabContext, parse_indices
+from posenc_gui.tabs.absolute.compute import (
+    COMPARE,
+    AbsoluteFrame,
+    AbsoluteParams,
+    compute_absolute,
+)
 from posenc_gui.views import Curve, CurvesView, HeatmapView
 from posenc_gui.views.style import set_title
 
@@ -24,11 +28,12 @@ NOTE = N_(
 class AbsoluteTab(Tab):
     name, title = "absolute", N_("Absolute")
     compute = staticmethod(compute_absolute)
+    preset_kinds = ("sinusoidal",)
+    compare = COMPARE
 
-    def __init__(
-        self, engine: Engine, parameters: ParameterPanel, parent: QWidget | None = None
-    ) -> None:
-        super().__init__(engine, parameters, parent)
+    def __init__(self, context: TabContext, parent: QWidget | None = None) -> None:
+        super().__init__(context, parent)
+        parameters = self.parameters
         self.layout_choice = QComboBox(objectName="layout")
         self.layout_choice.addItem(tr("interleaved (paper)"), "interleaved")
         self.layout_choice.addItem(tr("concatenated [sin | cos]"), "concat")
@@ -64,10 +69,10 @@ class AbsoluteTab(Tab):
         self.offset_view = CurvesView(
             tr("(d) PE(p)·PE(p+k) against distance k"), tr("distance k"), tr("similarity")
         )
-        self.add_view(self.table_view, 0, 0)
-        self.add_view(self.wave_view, 0, 1)
-        self.add_view(self.similarity_view, 1, 0)
-        self.add_view(self.offset_view, 1, 1)
+        self.add_view("table", self.table_view, 0, 0)
+        self.add_view("wave", self.wave_view, 0, 1)
+        self.add_view("similarity", self.similarity_view, 1, 0)
+        self.add_view("offset", self.offset_view, 1, 1)
 
         parameters.seq_len.valueChanged.connect(
             lambda n: self.reference_position.setRange(0, n - 1)
@@ -92,6 +97,11 @@ class AbsoluteTab(Tab):
         ):
             signal.connect(self.refresh)
 
+    @classmethod
+    def preset_parameters(cls, preset: Preset) -> dict[str, float]:
+        config = preset.config
+        return {"d_model": config["d_model"], "theta": config.get("rope_theta", 10000.0)}
+
     def token_labels(self) -> list[str] | None:
         """One label per position when labelling with tokens, else None."""
         return list(self.tokens.text()) if self.label_tokens.isChecked() else None
@@ -104,20 +114,28 @@ class AbsoluteTab(Tab):
             self.parameters.seq_len.setValue(len(self.tokens.text()))
             self.refresh()
 
-    def request(self) -> AbsoluteParams:
+    def _dimensions(self) -> tuple[tuple[int, ...], str]:
+        """The waveform dimensions typed, and what is wrong with them (``""``: nothing)."""
         try:
             dims = tuple(parse_indices("dimensions", self.dimensions.text()))
-            self.message.clear()
         except ValueError as exc:
-            dims = ()
-            self.message.setText(str(exc))
-        seq_len, d_model = self.parameters.seq_len.value(), self.parameters.d_model.value()
+            return (), str(exc)
+        d_model = self.parameters.d_model.value()
         if any(i >= d_model for i in dims):
-            self.message.setText(
-                tr("dimensions must be in [0, {0}]; others are skipped").format(d_model - 1)
+            return dims, tr("dimensions must be in [0, {0}]; others are skipped").format(
+                d_model - 1
             )
+        return dims, ""
+
+    def input_notes(self) -> list[str]:
+        notes = [self._dimensions()[1]]
         if self.label_tokens.isChecked() and not self.tokens.text():
-            self.message.setText(tr("sentence must not be empty to label positions with tokens"))
+            notes.append(tr("sentence must not be empty to label positions with tokens"))
+        return notes
+
+    def request(self) -> AbsoluteParams:
+        dims = self._dimensions()[0]
+        seq_len, d_model = self.parameters.seq_len.value(), self.parameters.d_model.value()
         table_cols, table_rows = self.table_view.windows(d_model, seq_len)
         similarity_cols, similarity_rows = self.similarity_view.windows(seq_len, seq_len)
         return AbsoluteParams(

@@ -11,13 +11,11 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QPus
 from superqt.utils import signals_blocked
 
 from posenc_gui.controls import LogControl
-from posenc_gui.encodings.extension import BLENDED, INTERPOLATED, KEPT, METHODS, RopeScaling
-from posenc_gui.engine import Engine
-from posenc_gui.engine.extension import ExtensionFrame, ExtensionParams, compute_extension
+from posenc_gui.encodings.rope_scaling import BLENDED, INTERPOLATED, KEPT, METHODS, RopeScaling
 from posenc_gui.i18n import N_, tr
-from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
-from posenc_gui.tabs.base import Tab
+from posenc_gui.tab import Tab, TabContext
+from posenc_gui.tabs.extension.compute import ExtensionFrame, ExtensionParams, compute_extension
 from posenc_gui.views import Curve, CurvesView, Line, Span
 
 CONTEXT_RANGE = (16.0, float(2**20))
@@ -69,11 +67,14 @@ def _region_spans(regions: tuple[str, ...]) -> list[Span]:
 class ExtensionTab(Tab):
     name, title = "extension", N_("Context extension")
     compute = staticmethod(compute_extension)
+    preset_kinds = ("rope",)
 
-    def __init__(
-        self, engine: Engine, parameters: ParameterPanel, parent: QWidget | None = None
-    ) -> None:
-        super().__init__(engine, parameters, parent)
+    @classmethod
+    def shows_preset(cls, preset: Preset) -> bool:
+        return preset.rope is not None and preset.rope.method != "default"
+
+    def __init__(self, context: TabContext, parent: QWidget | None = None) -> None:
+        super().__init__(context, parent)
         self.method = QComboBox(objectName="method")
         for key in METHODS:
             self.method.addItem(tr(METHOD_LABELS[key]), key)
@@ -145,9 +146,15 @@ class ExtensionTab(Tab):
             tr("effective base"),
             legend_at="top left",
         )
-        self.add_page("frequencies", tr("Frequencies"), [self.wavelength_view, self.ratio_view])
-        self.add_page("context", tr("Decay && angles"), [self.decay_view, self.angle_view])
-        self.add_page("dynamic", tr("Dynamic NTK"), [self.dynamic_view])
+        self.add_page(
+            "frequencies",
+            tr("Frequencies"),
+            {"wavelength": self.wavelength_view, "ratio": self.ratio_view},
+        )
+        self.add_page(
+            "context", tr("Decay && angles"), {"decay": self.decay_view, "angle": self.angle_view}
+        )
+        self.add_page("dynamic", tr("Dynamic NTK"), {"dynamic": self.dynamic_view})
 
         self.timer = QTimer(self, interval=SWEEP_MS)
         self.timer.timeout.connect(self._advance_sweep)
@@ -222,14 +229,12 @@ class ExtensionTab(Tab):
 
     def request(self) -> ExtensionParams:
         target = int(self.target_context.value())
-        params = ExtensionParams(
+        return ExtensionParams(
             self.scaling(),
             target,
             int(self.sweep_length.value()),
             self.decay_view.x_window(0, target),
         )
-        self.message.clear()
-        return params
 
     def apply_scaling(self, scaling: RopeScaling, source: str) -> None:
         """Show ``scaling`` (from a preset or config.json; head_dim and θ are set by the

@@ -1,0 +1,72 @@
+"""The export dialog: one view of a tab to PNG (1×, 2×, 4×), SVG, CSV or .npy, or its image to
+the clipboard."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QMessageBox,
+    QWidget,
+)
+
+from posenc_gui.export import FORMATS, SCALES, copy_view, export_view
+from posenc_gui.i18n import tr
+from posenc_gui.tab import Tab
+
+
+class ExportDialog(QDialog):
+    """Export one view of a tab: PNG (1×, 2×, 4×), SVG, CSV or .npy; or copy its image."""
+
+    def __init__(self, tab: Tab, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("Export or copy a view"))
+        self.tab = tab
+        self.view = QComboBox(objectName="view")
+        self.view.addItems(sorted(tab.view_names()))
+        self.scale = QComboBox(objectName="scale")
+        for factor in SCALES:
+            self.scale.addItem(f"{factor}×", factor)
+        self.caption = QCheckBox(tr("caption with the parameters"), objectName="caption")
+        form = QFormLayout(self)
+        form.addRow(tr("view"), self.view)
+        form.addRow(tr("PNG resolution"), self.scale)
+        form.addRow("", self.caption)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        save = buttons.addButton(tr("Save…"), QDialogButtonBox.ButtonRole.ActionRole)
+        copy = buttons.addButton(tr("Copy image"), QDialogButtonBox.ButtonRole.ActionRole)
+        save.clicked.connect(self.save)
+        copy.clicked.connect(self.copy)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def options(self) -> dict[str, object]:
+        """The chosen scale and caption, as ``export_view`` takes them."""
+        return {
+            "scale": self.scale.currentData(),
+            "caption": self.tab.caption() if self.caption.isChecked() else None,
+        }
+
+    def chosen_view(self) -> QWidget:
+        return self.tab.show_view(self.view.currentText())
+
+    def copy(self) -> None:
+        """Put the chosen view's image on the clipboard and say so."""
+        copy_view(self.chosen_view(), **self.options())
+        self.setWindowTitle(tr("Copied {0} to the clipboard").format(self.view.currentText()))
+
+    def save(self) -> None:
+        """Ask where, then write the chosen view there (a refusal is shown in a dialog)."""
+        filters = ";;".join(f"{suffix[1:].upper()} (*{suffix})" for suffix in FORMATS)
+        path, _ = QFileDialog.getSaveFileName(
+            self, tr("Export the view"), f"{self.tab.name}-{self.view.currentText()}.png", filters
+        )
+        if path:
+            try:
+                export_view(self.chosen_view(), path, **self.options())
+            except (OSError, ValueError) as exc:
+                QMessageBox.warning(self, tr("Not exported"), str(exc))

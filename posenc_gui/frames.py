@@ -1,0 +1,21 @@
+"""Helpers the tabs' compute modules share to turn windows into tensors and tensors into
+arrays for drawing (Qt-free; no formulas: those live in ``posenc_gui.encodings``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from posenc_gui.encodings import binning
+from posenc_gui.encodings.window import Window
+
+
+def runs_on(window: Window, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+    """``binning.runs(window)`` on ``device``."""
+    starts, counts = binning.runs(window)
+    return starts.to(device), counts.to(device)
+
+
+def to_numpy(values: torch.Tensor) -> np.ndarray:
+    """A float32 numpy copy for drawing."""
+    return values.float().cpu().numpy()

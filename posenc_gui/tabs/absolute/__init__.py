@@ -1,0 +1,1 @@
+"""The Absolute tab."""

@@ -1,0 +1,137 @@
+"""What the Absolute tab draws, computed from its parameters (runs on the worker thread).
+
+Every view gets the window of the data it shows, at its pixel resolution: each pixel holds
+the exact mean of what it covers (``posenc_gui.encodings.binning``), so the cost follows the
+screen, not ``seq_len × d_model``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from posenc_gui.comparison import Curve, Entry, Inputs
+from posenc_gui.encodings import binning, sinusoidal
+from posenc_gui.encodings.window import Window, full, intersect
+from posenc_gui.frames import runs_on, to_numpy
+from posenc_gui.translatable import N_
+
+
+@dataclass(frozen=True)
+class AbsoluteParams:
+    seq_len: int
+    d_model: int
+    theta: float
+    layout: str = "interleaved"
+    cosine: bool = False
+    reference_position: int = 0
+    dimensions: tuple[int, ...] = (0, 2, 4, 8)
+    table_cols: Window | None = None  # channels shown by (a); None: all
+    table_rows: Window | None = None  # positions shown by (a)
+    wave_x: Window | None = None  # positions shown by (b)
+    similarity_cols: Window | None = None  # key positions shown by (c)
+    similarity_rows: Window | None = None  # query positions shown by (c)
+    offset_x: Window | None = None  # distances k shown by (d), within −(L−1) … L−1
+
+
+@dataclass(frozen=True)
+class AbsoluteFrame:
+    params: AbsoluteParams
+    table_col_edges: np.ndarray  # [C+1]
+    table_row_edges: np.ndarray  # [R+1]
+    table: np.ndarray  # [R, C] float32: PE, or its exact mean over each pixel
+    wave_x: np.ndarray  # [W] centre position of each pixel
+    dimensions: tuple[int, ...]  # the chosen dimensions that exist at this d_model
+    waveforms: np.ndarray  # [len(dimensions), W] mean of PE[:, i] over each pixel
+    similarity_col_edges: np.ndarray
+    similarity_row_edges: np.ndarray
+    similarity: np.ndarray  # [R, C] float32 block means of PE·PEᵀ (or cosine)
+    offsets: np.ndarray  # [K] centre k of each pixel with p + k inside the sequence
+    by_offset: np.ndarray  # mean of PE(p)·PE(p+k) over each pixel, from the vectors
+    closed_form_offsets: np.ndarray  # [J] centre k of each pixel of the view
+    closed_form: np.ndarray  # mean of Σ_i cos(k ω_i) (÷ d/2 for cosine)
+
+
+def compute_absolute(params: AbsoluteParams, device: torch.device) -> AbsoluteFrame:
+    """All four Absolute views' arrays for ``params``."""
+    seq_len, d_model, theta = params.seq_len, params.d_model, params.theta
+
+    rows, cols = full(params.table_rows, 0, seq_len), full(params.table_cols, 0, d_model)
+    table = sinusoidal.block_mean_table(
+        *runs_on(rows, device), *runs_on(cols, device), d_model, theta, layout=params.layout
+    )
+
+    wave = full(params.wave_x, 0, seq_len)
+    dims = [i for i in params.dimensions if 0 <= i < d_model]
+    waveforms = sinusoidal.mean_table(
+        *runs_on(wave, device), d_model, theta, layout=params.layout, channels=dims
+    ).T
+
+    sim_rows = full(params.similarity_rows, 0, seq_len)
+    sim_cols = full(params.similarity_cols, 0, seq_len)
+    similarity = sinusoidal.mean_similarity_matrix(
+        *runs_on(sim_rows, device),
+        d_model,
+        theta,
+        cosine=params.cosine,
+        columns=runs_on(sim_cols, device),
+    )
+
+    p = min(params.reference_position, seq_len - 1)
+    view = full(params.offset_x, -(seq_len - 1), seq_len)
+    starts, counts = runs_on(view, device)
+    closed = sinusoidal.closed_form_similarity(
+        starts, d_model, theta, cosine=params.cosine, counts=counts
+    )
+    inside = intersect(view, -p, seq_len - p)
+    if inside is None:
+        offsets, by_offset = torch.zeros(0), torch.zeros(0)
+    else:
+        k_starts, k_counts = runs_on(inside, device)
+        by_offset = sinusoidal.similarity_by_offset(
+            k_starts, d_model, theta, position=p, cosine=params.cosine, counts=k_counts
+        )
+        offsets = binning.centres(inside)
+
+    return AbsoluteFrame(
+        params=params,
+        table_col_edges=binning.edges(cols).numpy(),
+        table_row_edges=binning.edges(rows).numpy(),
+        table=to_numpy(table),
+        wave_x=binning.centres(wave).numpy(),
+        dimensions=tuple(dims),
+        waveforms=to_numpy(waveforms),
+        similarity_col_edges=binning.edges(sim_cols).numpy(),
+        similarity_row_edges=binning.edges(sim_rows).numpy(),
+        similarity=to_numpy(similarity),
+        offsets=offsets.numpy(),
+        by_offset=by_offset.cpu().numpy(),
+        closed_form_offsets=binning.centres(view).numpy(),
+        closed_form=closed.cpu().numpy(),
+    )
+
+
+def compare_curves(inputs: Inputs) -> tuple[Curve, ...]:
+    """``PE(p)·PE(p+k) / |PE|² = mean_i cos(k ω_i)`` at d_model."""
+    values = sinusoidal.closed_form_similarity(
+        inputs.starts, inputs.d_model, inputs.theta, cosine=True, counts=inputs.counts
+    )
+    label = N_("sinusoidal, d_model {d}")
+    return (Curve("sinusoidal", label, values.cpu().numpy(), {"d": inputs.d_model}),)
+
+
+COMPARE = (
+    Entry(
+        N_("Sinusoidal"),
+        (
+            N_("Fixed sin/cos waves of the position added to the token embedding"),
+            N_("Poor: defined at every position, but unseen positions degrade quality"),
+            N_("Lowest: one table added once, at the input"),
+            N_("Original Transformer, encoder models"),
+            N_("Easy"),
+        ),
+        compare_curves,
+    ),
+)

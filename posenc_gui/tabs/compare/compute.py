@@ -1,0 +1,48 @@
+"""What the Compare tab draws: every registered encoding's similarity against distance,
+normalised to 1 at distance 0 (runs on the worker thread). Each entry (``posenc_gui.comparison``)
+computes its own curves; each pixel holds the exact mean over the distances it covers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from posenc_gui.comparison import Curve, Entry, Inputs
+from posenc_gui.encodings import binning
+from posenc_gui.encodings.window import Window, full
+
+
+@dataclass(frozen=True)
+class CompareParams:
+    seq_len: int
+    d_model: int
+    head_dim: int
+    theta: float
+    entries: tuple[Entry, ...] = ()
+    settings: tuple[tuple[str, int], ...] = ()  # every entry's settings, by name
+    x: Window | None = None  # distances shown, within 0 … seq_len−1
+
+
+@dataclass(frozen=True)
+class CompareFrame:
+    params: CompareParams
+    distances: np.ndarray  # [X] pixel centres
+    curves: tuple[Curve, ...]  # every entry's, in registry order
+
+    def curve(self, key: str) -> Curve:
+        """The curve whose key is ``key``."""
+        return next(curve for curve in self.curves if curve.key == key)
+
+
+def compute_compare(p: CompareParams, device: torch.device) -> CompareFrame:
+    """Every entry's curves for ``p``."""
+    window = full(p.x, 0, p.seq_len)
+    starts, counts = binning.runs(window)
+    inputs = Inputs(
+        p.seq_len, p.d_model, p.head_dim, p.theta, dict(p.settings), starts, counts, device
+    )
+    curves = tuple(curve for entry in p.entries for curve in entry.curves(inputs))
+    return CompareFrame(p, binning.centres(window).numpy(), curves)

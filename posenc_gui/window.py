@@ -1,0 +1,247 @@
+"""The main window: one tab per registered encoding, the shared parameters on the left,
+readouts in the status bar; its session (every setting) and what presets and configs set."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QIcon
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QTabWidget
+
+from posenc_gui import registry
+from posenc_gui.app import apply_palette
+from posenc_gui.controls import apply_settings, settings
+from posenc_gui.engine import Engine
+from posenc_gui.files import check_writable_folder, read_file, write_atomic
+from posenc_gui.i18n import language, set_language, tr
+from posenc_gui.menus import build_menus
+from posenc_gui.parameters import SHARED_RANGES, ParameterPanel
+from posenc_gui.paths import resource_path
+from posenc_gui.presets import Preset, load_presets, read_config_json
+from posenc_gui.session import FORMAT, VERSION, parse_session, remember, session_bytes
+from posenc_gui.session import look as session_look
+from posenc_gui.tab import Tab, TabContext
+from posenc_gui.views.style import Look, current_look, set_look
+
+
+class MainWindow(QMainWindow):
+    """One tab per encoding, the shared parameters on the left, readouts in the status bar."""
+
+    def __init__(self, device: str | None = None, *, look: Look | None = None) -> None:
+        """A window in ``look`` (default: the light look) and the current language."""
+        super().__init__()
+        set_look(look or Look())
+        apply_palette(current_look())
+        self.remember = False  # keep the session for the next start when this window closes
+        self.successor: MainWindow | None = None  # the window that replaced this one
+        self.setWindowTitle(tr("posenc-gui — positional encodings"))
+        self.setWindowIcon(QIcon(str(resource_path("icons", "posenc-gui.svg"))))
+        self.engine = Engine(device, parent=self)
+        self.presets = load_presets(registry.preset_kinds())
+        self.parameters = ParameterPanel()
+        dock = QDockWidget(tr("Shared parameters"), self, objectName="parameters_dock")
+        dock.setWidget(self.parameters)
+        dock.setFeatures(QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+
+        self.tabs = QTabWidget(objectName="tabs")
+        context = TabContext(self.engine, self.parameters, registry.compare_entries())
+        for tab_class in registry.tab_classes():
+            self.tabs.addTab(tab_class(context), tr(tab_class.title))
+        self.setCentralWidget(self.tabs)
+
+        self.hover_label = QLabel(objectName="hover")
+        self.timing_label = QLabel(objectName="timing")
+        self.device_label = QLabel(objectName="device_label")
+        self.statusBar().addWidget(self.hover_label, 1)
+        self.statusBar().addPermanentWidget(self.timing_label)
+        self.statusBar().addPermanentWidget(self.device_label)
+        build_menus(self)
+
+        for index in range(self.tabs.count()):
+            self.tab_at(index).hovered.connect(self.hover_label.setText)
+        self.parameters.changed.connect(self.refresh)
+        self.tabs.currentChanged.connect(self.refresh)
+        self.engine.frame_drawn.connect(self._on_frame)
+        self.engine.failed.connect(self._on_failure)
+        self.engine.device_changed.connect(self._on_device)
+        self._show_device(self.engine.device)
+        self.resize(1500, 950)
+        self.refresh()  # the first frame, requested once
+
+    def session(self) -> dict[str, object]:
+        """Everything a session file holds: look, language, shown tab and every setting."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "language": language(),
+            "look": dataclasses.asdict(current_look()),
+            "tab": self.tabs.currentWidget().objectName(),
+            "parameters": settings(self.parameters),
+            "tabs": {self.tab_at(i).name: self.tab_at(i).state() for i in range(self.tabs.count())},
+        }
+
+    def apply_session(self, session: dict[str, object]) -> None:
+        """Apply a session's settings (its look and language are the window's to be built
+        with, see ``open_window``). All or nothing: on ValueError nothing has changed."""
+        before = self.session()
+        try:
+            self._set_session(session)
+        except ValueError:
+            self._set_session(before)
+            raise
+
+    def _set_session(self, session: dict[str, object]) -> None:
+        try:
+            apply_settings(self.parameters, session.get("parameters", {}))
+        except ValueError as exc:
+            raise ValueError(f"parameters: {exc}") from None
+        tabs = {self.tab_at(i).name: self.tab_at(i) for i in range(self.tabs.count())}
+        unknown = sorted(set(session.get("tabs", {})) - set(tabs))
+        if unknown:
+            raise ValueError(f"tabs: no tab named {', '.join(unknown)}")
+        for name, state in session.get("tabs", {}).items():
+            tabs[name].set_state(state)
+        if session.get("tab") is not None:
+            if session["tab"] not in tabs:
+                raise ValueError(f"tab must be one of {', '.join(tabs)}, got {session['tab']!r}")
+            self.tabs.setCurrentWidget(tabs[session["tab"]])
+
+    def change_look(self, **changes: object) -> MainWindow:
+        """Rebuild the window with the look changed (views are drawn in the look they were
+        built with); returns the new window."""
+        session = self.session()
+        session["look"] = dataclasses.asdict(current_look().with_changes(**changes))
+        return self._rebuild(session)
+
+    def change_language(self, name: str) -> MainWindow:
+        """Rebuild the window in language ``name``; returns the new window."""
+        session = self.session()
+        session["language"] = name
+        return self._rebuild(session)
+
+    def _rebuild(self, session: dict[str, object]) -> MainWindow:
+        window = open_window(session, device=self.engine.device)
+        window.remember = self.remember
+        window.setGeometry(self.geometry())
+        window.show()
+        self.successor = window
+        self.close()
+        return window
+
+    def load_session(self, path: str | Path) -> str:
+        """Apply the session file at ``path`` (rebuilding the window when its look or language
+        differ); ValueError with the reason, and nothing changes, if it cannot be used."""
+        session = parse_session(read_file(path), Path(path).name)
+        if session_look(session) != current_look() or session.get("language", "en") != language():
+            self._rebuild(session)
+        else:
+            self.apply_session(session)
+        return tr("Loaded session {name}").format(name=Path(path).name)
+
+    def save_session(self, path: str | Path) -> str:
+        """Write the session to ``path`` atomically; ValueError if the folder is unwritable."""
+        check_writable_folder(path)
+        data = session_bytes(self.session())
+        write_atomic(path, lambda temporary: temporary.write_bytes(data))
+        return tr("Saved session {name}").format(name=Path(path).name)
+
+    def apply_preset(self, preset: Preset) -> str:
+        """Set every tab from a model preset; returns what was done.
+
+        Values outside the app's ranges are refused (ValueError) before anything changes.
+        """
+        shared = registry.preset_parameters(preset)
+        for name, value in shared.items():
+            low, high = SHARED_RANGES[name]
+            if not low <= value <= high:
+                key = "rope_theta" if name == "theta" else name  # as config.json names it
+                raise ValueError(
+                    f"{preset.name}: {key} {value:g} is outside the app's range {low:g} … {high:g}"
+                )
+        for name, value in shared.items():
+            getattr(self.parameters, name).setValue(value)
+        for index in range(self.tabs.count()):
+            self.tab_at(index).apply_preset(preset)
+        self.tabs.setCurrentWidget(self.tab(registry.tab_for_preset(preset).name))
+        return tr("Loaded {0}").format(preset.name)
+
+    def import_config(self, data: bytes, source: str = "config.json") -> str:
+        """Apply a model's config.json to the RoPE and extension tabs; returns a summary.
+
+        Anything invalid raises ValueError naming the key and the reason, and nothing changes.
+        """
+        config, scaling = read_config_json(data)
+        self.apply_preset(Preset(source, "rope", config, "half", {"config": source}))
+        summary = tr("Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}").format(
+            source, scaling.method, scaling.head_dim, scaling.base
+        )
+        ignored = scaling.ignored_keys
+        return summary + (tr("; ignored keys: {0}").format(", ".join(ignored)) if ignored else "")
+
+    def tab(self, name: str) -> Tab:
+        """The tab whose objectName is ``name``."""
+        for index in range(self.tabs.count()):
+            if self.tab_at(index).objectName() == name:
+                return self.tab_at(index)
+        raise KeyError(name)
+
+    def tab_at(self, index: int) -> Tab:
+        widget = self.tabs.widget(index)
+        assert isinstance(widget, Tab)
+        return widget
+
+    def refresh(self) -> None:
+        """Recompute the visible tab (hidden tabs catch up when shown)."""
+        self.tab_at(self.tabs.currentIndex()).refresh()
+
+    def _on_frame(self, channel: str, request_id: int, compute_ms: float) -> None:
+        self.timing_label.setText(tr("{0}: compute {1:.1f} ms").format(channel, compute_ms))
+
+    def _on_failure(self, channel: str, message: str) -> None:
+        self.statusBar().showMessage(
+            tr("{0}: computation failed — {1}").format(channel, message), 10_000
+        )
+
+    def _on_device(self, name: str) -> None:
+        self._show_device(name)
+        self.refresh()
+
+    def _show_device(self, name: str) -> None:
+        self.device_label.setText(tr("device: {0}").format(name))
+        for action in self.findChildren(QAction):
+            if action.objectName() == f"device_{name}":
+                action.setChecked(True)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.remember and self.successor is None:
+            remember(self.session())
+        for timer in self.findChildren(QTimer):  # animations of a window replaced by a rebuild
+            timer.stop()
+        self.engine.shutdown()
+        super().closeEvent(event)
+
+
+def open_window(
+    session: dict[str, object] | None = None, *, device: str | None = None
+) -> MainWindow:
+    """A main window in the session's language and look, with its settings applied.
+
+    On ValueError (a setting that does not fit) no window is left and the language and look
+    are as they were.
+    """
+    session = session or {}
+    before = (language(), current_look())
+    set_language(session.get("language", "en"))
+    window = MainWindow(device, look=session_look(session))
+    try:
+        window.apply_session(session)
+    except ValueError:
+        window.close()
+        set_language(before[0])
+        set_look(before[1])
+        apply_palette(before[1])
+        raise
+    return window
