@@ -196,3 +196,12 @@ def test_status_bar_shows_device_and_compute_time(window, drive):
     assert window.device_label.text() == "device: cpu"
     assert window.timing_label.text().startswith("absolute: compute ")
     assert window.timing_label.text().endswith(" ms")
+
+
+def test_asking_for_a_request_changes_nothing_on_screen(window):
+    tab = window.tab("absolute")
+    tab.dimensions.setText("0, 999")  # not yet confirmed: no refresh
+    tab.request()
+    assert tab.message.text() == ""
+    tab.dimensions.editingFinished.emit()
+    assert "dimensions must be in [0, 127]" in tab.message.text()

@@ -131,6 +131,17 @@ def test_every_visible_string_of_the_main_window_is_in_chinese(chinese_window):
     assert left == {}
 
 
+def test_play_and_pause_are_translated(chinese_window):
+    for button, (playing, paused) in (
+        (chinese_window.tab("rope").play, ("暂停", "播放")),
+        (chinese_window.tab("extension").sweep, ("暂停扫描", "播放动态 NTK 扫描")),
+    ):
+        button.setChecked(True)
+        assert button.text() == playing
+        button.setChecked(False)
+        assert button.text() == paused
+
+
 def test_the_english_window_shows_the_source_strings(window):
     texts = visible_texts(window)
     assert texts["tab compare"] == "Compare"

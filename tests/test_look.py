@@ -124,3 +124,9 @@ def test_plots_and_colorbars_stay_inside_their_views(open_look, qtbot, presentat
     for view in (tab.wave_view, tab.offset_view):
         right = view.plot.vb.mapRectToScene(view.plot.vb.boundingRect()).right()
         assert right <= view.width(), (view.plot.titleLabel.text, right, view.width())
+
+
+def test_a_curves_view_keeps_qgraphicsview_items(window):
+    view = window.tab("absolute").wave_view
+    drawn = view.items()  # QGraphicsView.items(): every item in the scene, not the curves
+    assert all(item in drawn for item in view.curve_items) and len(drawn) > len(view.curve_items)

@@ -11,6 +11,7 @@ import torch
 from posenc_gui.encodings import rope
 from posenc_gui.encodings.rope import RANDOM_SAMPLES, QueryKey
 from posenc_gui.tabs.rope.compute import ERROR_FLOOR
+from tests.conftest import FRAME_TIMEOUT_MS
 
 
 @pytest.fixture
@@ -141,3 +142,27 @@ def test_precision_views_follow_the_dtype(window, drive, tab):
     )
     _, worst = data(tab.error_curve_view.curve_items[0])
     np.testing.assert_allclose(worst, np.maximum(expected.amax(1).numpy(), ERROR_FLOOR))
+
+
+def test_play_keeps_the_precision_notes(window, drive, qtbot):
+    tab = window.tab("rope")
+    drive(window, lambda: window.tabs.setCurrentWidget(tab), "rope")
+    drive(window, lambda: tab.dtype.setCurrentText("float16"), "rope")
+    drive(window, lambda: window.parameters.seq_len.setValue(70_000), "rope")
+    assert "float16 cannot hold" in tab.message.text()
+    rotations = []
+    window.engine.frame_drawn.connect(lambda channel, *_: rotations.append(channel))
+    tab.play.setChecked(True)
+    qtbot.waitUntil(lambda: rotations.count("rope.rotation") >= 5, timeout=FRAME_TIMEOUT_MS)
+    tab.play.setChecked(False)
+    assert "float16 cannot hold" in tab.message.text()  # the rotation frames left it alone
+
+
+def test_asking_for_a_request_changes_nothing_on_screen(window):
+    tab = window.tab("rope")
+    tab.pairs.setText("900")  # out of range; not yet confirmed, so no refresh
+    tab.rotation_request()
+    tab.request()
+    assert tab.message.text() == ""
+    tab.pairs.editingFinished.emit()
+    assert "pairs must be in [0, 63]" in tab.message.text()
