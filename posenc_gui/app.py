@@ -38,6 +38,7 @@ def application() -> QApplication:
 def apply_palette(look: Look) -> None:
     """Qt's Fusion style in the look's theme, so widgets match the plots."""
     app = QApplication.instance()
+    assert isinstance(app, QApplication), "apply_palette needs the QApplication"
     app.setStyle("Fusion")
     palette = app.style().standardPalette()
     if look.theme == "dark":

@@ -160,7 +160,7 @@ def _change(control, k: int) -> Callable[[], object]:
     return move
 
 
-def _steps(window, tab_name: str, count: int, first: int) -> list[Callable[[], object]]:
+def _steps(window, tab_name: str, count: int, first: int) -> list[tuple[str, Callable[[], object]]]:
     """``count`` scripted (control name, change) steps walking through the tab's controls.
 
     ``first`` numbers the steps across the whole run, so consecutive steps differ.

@@ -12,14 +12,15 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QSize, QTimer
-from PySide6.QtGui import QImage, QPixmap
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QApplication
 
 from posenc_gui import __version__, registry
 from posenc_gui.app import application
-from posenc_gui.controls import format_number
+from posenc_gui.controls import apply_settings, format_number
 from posenc_gui.engine import available_devices, check_device
 from posenc_gui.export import FORMATS, SCALES, export_view
 from posenc_gui.files import check_writable_folder, read_file, write_atomic
@@ -126,7 +127,7 @@ def _check(args: argparse.Namespace, export: bool) -> None:
             raise ValueError(f"{flag} must be even, got {value}")
 
 
-def _with_options(session: dict[str, object], args: argparse.Namespace) -> dict[str, object]:
+def _with_options(session: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
     """``session`` with the look and language the command line asks for."""
     changes = {"theme": args.theme, "presentation": args.presentation or None}
     look = session_look(session).with_changes(
@@ -182,8 +183,8 @@ def _apply_options(window: MainWindow, args: argparse.Namespace) -> None:
             window.tab_at(window.tabs.currentIndex()).show_page(args.page)
         except ValueError as exc:
             raise UsageError(f"--{exc}") from None
-    if args.tokens:
-        window.tab("absolute").label_tokens.setChecked(True)
+    if args.tokens:  # the Absolute tab's own option
+        apply_settings(window.tab("absolute"), {"label_tokens": True})
     views = window.tab(args.tab).view_names() if args.tab else {}
     if getattr(args, "view", None) and args.view not in views:
         raise UsageError(
@@ -216,7 +217,7 @@ def _after_first_frame(app: QApplication, window: MainWindow, write: Callable[[]
     return exit_code[0]
 
 
-def save_png(image: QPixmap | QImage, path: Path) -> None:
+def save_png(image: QPixmap, path: Path) -> None:
     """Encode ``image`` as PNG at ``path``; OSError if Qt cannot."""
     if not image.save(str(path), "PNG"):
         raise OSError(f"Qt could not write a PNG to {path}")

@@ -28,7 +28,7 @@ _LOG_STEPS = 600  # slider positions across a log range: 100 per decade for 10 â
 class StepSpinBox(QSpinBox):
     """A spin box that only accepts multiples of its single step (even numbers for step 2)."""
 
-    def validate(self, text: str, pos: int) -> object:
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
         state, text, pos = super().validate(text, pos)
         if state == QValidator.State.Acceptable and self.valueFromText(text) % self.singleStep():
             state = QValidator.State.Intermediate
@@ -70,7 +70,7 @@ class _SliderControl(QWidget):
         self.slider.valueChanged.connect(lambda pos: self.setValue(self._from_position(pos)))
         box.valueChanged.connect(self.setValue)
 
-    def value(self) -> int | float:
+    def value(self) -> float:
         return self.box.value()
 
     def setValue(self, value: float) -> None:
@@ -78,7 +78,10 @@ class _SliderControl(QWidget):
         valid = self._valid(value)
         changed, self._last = valid != self._last, valid
         with signals_blocked(self.box), signals_blocked(self.slider):
-            self.box.setValue(valid)
+            if isinstance(self.box, QSpinBox):
+                self.box.setValue(int(valid))
+            else:
+                self.box.setValue(valid)
             self.slider.setValue(self._to_position(valid))
         if changed:
             self.valueChanged.emit(valid)
@@ -117,6 +120,9 @@ class IntControl(_SliderControl):
         self._minimum, self._maximum, self._step, self._log = minimum, maximum, step, log
         super().__init__(name, box, self._positions(), parent)
         self.setValue(value)
+
+    def value(self) -> int:
+        return int(self.box.value())
 
     def _positions(self) -> int:
         return _LOG_STEPS if self._log else (self._maximum - self._minimum) // self._step
@@ -164,6 +170,9 @@ class LogControl(_SliderControl):
         self._minimum, self._maximum, self._decimals = minimum, maximum, decimals
         super().__init__(name, box, _LOG_STEPS, parent)
         self.setValue(value)
+
+    def value(self) -> float:
+        return float(self.box.value())
 
     def _valid(self, value: float) -> float:
         if not math.isfinite(value):
@@ -214,6 +223,7 @@ def control_value(widget: QWidget) -> Value:
         return widget.isChecked()
     if isinstance(widget, QLineEdit):
         return widget.text()
+    assert isinstance(widget, _SliderControl | QSpinBox | QDoubleSpinBox)
     return widget.value()
 
 
@@ -256,6 +266,7 @@ def set_control_value(widget: QWidget, value: object) -> None:
             raise ValueError(f"{name} must be text, got {value!r}")
         widget.setText(value)
     else:
+        assert isinstance(widget, _SliderControl | QSpinBox | QDoubleSpinBox)
         box = widget.box if isinstance(widget, _SliderControl) else widget
         low, high = box.minimum(), box.maximum()
         if (
@@ -267,7 +278,10 @@ def set_control_value(widget: QWidget, value: object) -> None:
                 f"{name} must be a number in [{format_number(low)}, {format_number(high)}], "
                 f"got {value!r}"
             )
-        widget.setValue(value)
+        if isinstance(widget, QSpinBox):
+            widget.setValue(round(value))
+        else:
+            widget.setValue(value)
         if not math.isclose(
             widget.value(),
             value,

@@ -13,7 +13,7 @@ import pyqtgraph.exporters
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 
 from posenc_gui.files import write_atomic
 from posenc_gui.views import CurvesView, HeatmapView
@@ -25,7 +25,7 @@ CAPTION_POINTS = 10
 SCALES = (1, 2, 4)
 
 
-def view_data(view: QWidget) -> np.ndarray:
+def view_data(view: pg.GraphicsView) -> np.ndarray:
     """The numbers a view draws as one structured array (long format: a row per value)."""
     if isinstance(view, HeatmapView):
         values = view.image.image
@@ -66,7 +66,7 @@ def view_data(view: QWidget) -> np.ndarray:
     return table
 
 
-def _figure_item(view: QWidget) -> pg.GraphicsObject:
+def _figure_item(view: pg.GraphicsView) -> pg.GraphicsObject:
     return view.plotItem if isinstance(view, CurvesView) else view.ci
 
 
@@ -89,7 +89,7 @@ def _draw_caption(painter: QPainter, width: int, top: int, caption: str, scale: 
     )
 
 
-def view_image(view: QWidget, *, scale: int = 1, caption: str | None = None) -> QImage:
+def view_image(view: pg.GraphicsView, *, scale: int = 1, caption: str | None = None) -> QImage:
     """The figure of ``view`` (plots, colorbar, legend) at ``scale``× its size on screen, with
     ``caption`` in a strip below it when given."""
     if scale not in SCALES:
@@ -119,7 +119,7 @@ def view_image(view: QWidget, *, scale: int = 1, caption: str | None = None) -> 
     return image
 
 
-def _write_svg(view: QWidget, path: Path, caption: str | None) -> None:
+def _write_svg(view: pg.GraphicsView, path: Path, caption: str | None) -> None:
     """Vector lines and text; heatmaps are embedded as images at their data resolution.
 
     QSvgGenerator is used because pyqtgraph's SVGExporter fails on image items."""
@@ -138,13 +138,13 @@ def _write_svg(view: QWidget, path: Path, caption: str | None) -> None:
         raise OSError(f"Qt could not write an SVG to {path}")
 
 
-def copy_view(view: QWidget, *, scale: int = 1, caption: str | None = None) -> None:
+def copy_view(view: pg.GraphicsView, *, scale: int = 1, caption: str | None = None) -> None:
     """Put the figure of ``view`` on the clipboard as an image."""
     QApplication.clipboard().setImage(view_image(view, scale=scale, caption=caption))
 
 
 def export_view(
-    view: QWidget, path: str | Path, *, scale: int = 1, caption: str | None = None
+    view: pg.GraphicsView, path: str | Path, *, scale: int = 1, caption: str | None = None
 ) -> Path:
     """Write ``view`` to ``path``; the format comes from the suffix (see FORMATS).
 
@@ -170,11 +170,14 @@ def export_view(
             table = view_data(view)
             with temporary.open("w", newline="", encoding="utf-8") as handle:
                 writer = csv.writer(handle)
-                writer.writerow(table.dtype.names)
+                writer.writerow(table.dtype.names or ())
                 writer.writerows(table.tolist())
         elif suffix == ".svg":
             _write_svg(view, temporary, caption)
-        elif not view_image(view, scale=scale, caption=caption).save(str(temporary), "PNG"):
-            raise OSError(f"Qt could not write a PNG of {type(view).__name__}")
+        else:
+            image = view_image(view, scale=scale, caption=caption)
+            # PySide6 takes the format as str; its stub says bytes.
+            if not image.save(str(temporary), "PNG"):  # type: ignore[call-overload]
+                raise OSError(f"Qt could not write a PNG of {type(view).__name__}")
 
     return write_atomic(target, write)

@@ -44,19 +44,20 @@ class ExportDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
-    def options(self) -> dict[str, object]:
-        """The chosen scale and caption, as ``export_view`` takes them."""
-        return {
-            "scale": self.scale.currentData(),
-            "caption": self.tab.caption() if self.caption.isChecked() else None,
-        }
+    def scale_factor(self) -> int:
+        """The chosen PNG resolution factor."""
+        return int(self.scale.currentData())
+
+    def caption_text(self) -> str | None:
+        """The caption to draw under the figure, if one is asked for."""
+        return self.tab.caption() if self.caption.isChecked() else None
 
     def chosen_view(self) -> QWidget:
         return self.tab.show_view(self.view.currentText())
 
     def copy(self) -> None:
         """Put the chosen view's image on the clipboard and say so."""
-        copy_view(self.chosen_view(), **self.options())
+        copy_view(self.chosen_view(), scale=self.scale_factor(), caption=self.caption_text())
         self.setWindowTitle(tr("Copied {0} to the clipboard").format(self.view.currentText()))
 
     def save(self) -> None:
@@ -67,6 +68,7 @@ class ExportDialog(QDialog):
         )
         if path:
             try:
-                export_view(self.chosen_view(), path, **self.options())
+                view = self.chosen_view()
+                export_view(view, path, scale=self.scale_factor(), caption=self.caption_text())
             except (OSError, ValueError) as exc:
                 QMessageBox.warning(self, tr("Not exported"), str(exc))

@@ -19,7 +19,7 @@ def check_writable_folder(path: str | Path) -> Path:
     return target
 
 
-def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
+def write_atomic(path: str | Path, write: Callable[[Path], object]) -> Path:
     """Call ``write(temporary_path)`` and rename the result to ``path``.
 
     The temporary file sits beside ``path`` (same file system, so the rename is atomic). Any

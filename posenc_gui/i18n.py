@@ -28,6 +28,7 @@ def set_language(name: str) -> None:
     if name not in LANGUAGES:
         raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}, got {name!r}")
     app = QCoreApplication.instance()
+    assert app is not None, "set_language needs the QApplication"
     for translator in _installed:
         app.removeTranslator(translator)
     _installed.clear()

@@ -4,6 +4,7 @@ and Help. Each action's objectName says what it does, so tests can trigger it by
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,9 +54,7 @@ def _choices(
     """A group of checkable actions, one per choice (``name_<key>``)."""
     group = QActionGroup(window)
     for key, label in choices.items():
-        action = _action(
-            window, menu, label, f"{name}_{key}", lambda k=key: choose(k), checkable=True
-        )
+        action = _action(window, menu, label, f"{name}_{key}", partial(choose, key), checkable=True)
         action.setChecked(key == current)
         group.addAction(action)
 
@@ -92,7 +91,7 @@ def build_menus(window: MainWindow) -> None:
             preset_menu,
             preset.name,
             f"preset_{preset.name}",
-            lambda p=preset: _report(window, window.apply_preset, p),
+            partial(_report, window, window.apply_preset, preset),
         )
     look = current_look()
     view_menu = window.menuBar().addMenu(tr("&View"))
@@ -123,7 +122,7 @@ def build_menus(window: MainWindow) -> None:
             f"colormap_{role}",
             {n: n for n in names},
             getattr(look, role),
-            lambda n, r=role: window.change_look(**{r: n}),
+            partial(_change_colormap, window, role),
         )
     language_menu = window.menuBar().addMenu(tr("&Language"))
     _choices(window, language_menu, "language", LANGUAGES, language(), window.change_language)
@@ -138,6 +137,10 @@ def build_menus(window: MainWindow) -> None:
     )
     help_menu = window.menuBar().addMenu(tr("&Help"))
     _action(window, help_menu, tr("&About posenc-gui"), "about", lambda: _about(window))
+
+
+def _change_colormap(window: MainWindow, role: str, name: str) -> None:
+    window.change_look(**{role: name})
 
 
 def _about(window: MainWindow) -> None:

@@ -48,7 +48,7 @@ def _preset(entry: object, index: int, kinds: Collection[str]) -> Preset:
     layout = entry.get("layout", "half")
     if layout not in ("interleaved", "half"):
         raise ValueError(f"{where}.layout: must be interleaved or half, got {layout!r}")
-    preset = Preset(name, kind, dict(config), layout, dict(sources))
+    preset = Preset(name, str(kind), dict(config), layout, dict(sources))
     try:
         preset.rope  # noqa: B018 — validates the RoPE settings now, not when applied
     except ValueError as exc:

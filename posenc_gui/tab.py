@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
 from posenc_gui.comparison import Entry
 from posenc_gui.controls import apply_settings, settings
 from posenc_gui.engine import Engine
-from posenc_gui.engine.engine import Compute
 from posenc_gui.i18n import tr
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
@@ -63,7 +62,7 @@ class Tab(QWidget):
     hovered = Signal(str)
     name: ClassVar[str]  # objectName, engine channel and command-line name
     title: ClassVar[str]  # shown on the tab (marked for translation)
-    compute: ClassVar[Compute]
+    compute: ClassVar[staticmethod[..., Any]]  # compute(params, device) -> frame
     preset_kinds: ClassVar[tuple[str, ...]] = ()  # presets this tab takes settings from
     compare: ClassVar[tuple[Entry, ...]] = ()  # its encodings on the Compare tab
 
@@ -138,16 +137,23 @@ class Tab(QWidget):
     def show_view(self, name: str) -> QWidget:
         """Bring the page holding view ``name`` to the front; returns the view."""
         view = self.view_names()[name]
-        for index in range(self.pages.count() if self.pages else 0):
-            if self.pages.widget(index).isAncestorOf(view):
+        for index, page in enumerate(self._page_widgets()):
+            if page.isAncestorOf(view) and self.pages is not None:
                 self.pages.setCurrentIndex(index)
         return view
 
+    def _page_widgets(self) -> list[QWidget]:
+        pages = self.pages
+        widgets = [] if pages is None else [pages.widget(i) for i in range(pages.count())]
+        return [widget for widget in widgets if widget is not None]
+
     def page_names(self) -> list[str]:
         """Names of the tab's pages (empty for a single-page tab)."""
-        if self.pages is None:
-            return []
-        return [self.pages.widget(i).objectName() for i in range(self.pages.count())]
+        return [page.objectName() for page in self._page_widgets()]
+
+    def current_page(self) -> str | None:
+        """The name of the page in front (None for a single-page tab)."""
+        return None if self.pages is None else self.pages.currentWidget().objectName()
 
     def show_page(self, name: str) -> None:
         """Bring page ``name`` to the front; ValueError naming the choices otherwise."""
@@ -157,12 +163,13 @@ class Tab(QWidget):
                 f"page must be one of {', '.join(names) or '(none)'} on the "
                 f"{self.name} tab, got {name!r}"
             )
+        assert self.pages is not None  # it has the page
         self.pages.setCurrentIndex(names.index(name))
 
     def state(self) -> dict[str, Any]:
         """The tab's settings as JSON-ready data: its page and every named control."""
         return {
-            "page": self.pages.currentWidget().objectName() if self.pages else None,
+            "page": self.current_page(),
             "controls": settings(self),
         }
 

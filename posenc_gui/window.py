@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QIcon
@@ -71,7 +72,7 @@ class MainWindow(QMainWindow):
         self.resize(1500, 950)
         self.refresh()  # the first frame, requested once
 
-    def session(self) -> dict[str, object]:
+    def session(self) -> dict[str, Any]:
         """Everything a session file holds: look, language, shown tab and every setting."""
         return {
             "format": FORMAT,
@@ -83,7 +84,7 @@ class MainWindow(QMainWindow):
             "tabs": {self.tab_at(i).name: self.tab_at(i).state() for i in range(self.tabs.count())},
         }
 
-    def apply_session(self, session: dict[str, object]) -> None:
+    def apply_session(self, session: dict[str, Any]) -> None:
         """Apply a session's settings (its look and language are the window's to be built
         with, see ``open_window``). All or nothing: on ValueError nothing has changed."""
         before = self.session()
@@ -93,7 +94,7 @@ class MainWindow(QMainWindow):
             self._set_session(before)
             raise
 
-    def _set_session(self, session: dict[str, object]) -> None:
+    def _set_session(self, session: dict[str, Any]) -> None:
         try:
             apply_settings(self.parameters, session.get("parameters", {}))
         except ValueError as exc:
@@ -122,7 +123,7 @@ class MainWindow(QMainWindow):
         session["language"] = name
         return self._rebuild(session)
 
-    def _rebuild(self, session: dict[str, object]) -> MainWindow:
+    def _rebuild(self, session: dict[str, Any]) -> MainWindow:
         window = open_window(session, device=self.engine.device)
         window.remember = self.remember
         window.setGeometry(self.geometry())
@@ -224,9 +225,7 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
 
-def open_window(
-    session: dict[str, object] | None = None, *, device: str | None = None
-) -> MainWindow:
+def open_window(session: dict[str, Any] | None = None, *, device: str | None = None) -> MainWindow:
     """A main window in the session's language and look, with its settings applied.
 
     On ValueError (a setting that does not fit) no window is left and the language and look

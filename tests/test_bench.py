@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 KEYS = {
     "tab",
     "view",
@@ -18,6 +20,7 @@ KEYS = {
 }
 
 
+@pytest.mark.slow
 def test_quick_benchmark_reports_every_tab_and_page_as_json():
     env = os.environ | {"QT_QPA_PLATFORM": "offscreen"}
     result = subprocess.run(
@@ -40,6 +43,7 @@ def test_quick_benchmark_reports_every_tab_and_page_as_json():
     assert report["peak_rss_mb"] > 0 and report["first_frame_s"] > 0
 
 
+@pytest.mark.slow
 def test_bad_steps_are_refused():
     result = subprocess.run(
         [sys.executable, "-m", "posenc_gui.bench", "--steps", "1"],

@@ -59,6 +59,7 @@ def test_bad_exports_are_refused_and_leave_nothing(window, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_command_line_export_and_list_views(tmp_path, run_main):
     listing = run_main("--list-views")
     assert listing.returncode == 0
@@ -155,6 +156,7 @@ def test_the_export_dialog_saves_what_is_chosen(window, tmp_path, monkeypatch):
     assert window.tab("rope").caption() in target.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_command_line_export_in_a_theme_and_a_language(tmp_path, run_main):
     out = tmp_path / "compare.png"
     result = run_main(

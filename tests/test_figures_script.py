@@ -6,11 +6,13 @@ import os
 import subprocess
 import sys
 
+import pytest
 from PySide6.QtGui import QImage
 
 from tests.conftest import ROOT
 
 
+@pytest.mark.slow
 def test_figures_script_makes_each_view_in_both_themes_and_languages(tmp_path, qapp):
     result = subprocess.run(
         ["bash", str(ROOT / "docs" / "figures.sh"), str(tmp_path), "--seq-len", "32"],

@@ -40,11 +40,13 @@ def test_the_walk_finds_every_module():
     assert "posenc_gui.views.heatmap" in VIEWS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", ["posenc_gui.encodings", *ENCODINGS, *COMPUTES])
 def test_the_library_and_every_compute_never_import_qt(module):
     assert loaded_after_import(module, QT) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", ["posenc_gui.encodings.window", *VIEWS])
 def test_views_and_windows_never_import_torch(module):
     assert loaded_after_import(module, ("torch",)) == []

@@ -21,6 +21,7 @@ from posenc_gui.controls import IntControl, LogControl
 from posenc_gui.engine import Engine
 from posenc_gui.engine import engine as engine_module
 from posenc_gui.files import write_atomic
+from tests.test_app import run_in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -103,10 +104,10 @@ def test_writes_are_atomic_and_failures_leave_nothing(tmp_path):
         write_atomic(tmp_path, disk_full)
 
 
-def test_screenshot_to_a_missing_folder_is_refused_before_starting(tmp_path, run_main):
-    result = run_main("--screenshot", str(tmp_path / "no" / "x.png"))
-    assert result.returncode == 2
-    assert "--screenshot:" in result.stderr and "does not exist" in result.stderr
+def test_screenshot_to_a_missing_folder_is_refused_before_starting(tmp_path, qapp, capsys):
+    assert run_in_process(["--screenshot", str(tmp_path / "no" / "x.png")]) == 2
+    stderr = capsys.readouterr().err
+    assert "--screenshot:" in stderr and "does not exist" in stderr
     assert list(tmp_path.iterdir()) == []
 
 

@@ -7,6 +7,7 @@ import sys
 import textwrap
 
 import numpy as np
+import pytest
 import torch
 
 from posenc_gui.encodings import binning, sinusoidal
@@ -40,6 +41,7 @@ LARGEST = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_largest_sizes_never_build_the_full_table():
     result = subprocess.run(
         [sys.executable, "-c", LARGEST], capture_output=True, text=True, timeout=600

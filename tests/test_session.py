@@ -138,6 +138,7 @@ def test_closing_an_interactive_window_keeps_its_session(window):
     assert last_session() == expected
 
 
+@pytest.mark.slow
 def test_a_plain_start_restores_the_last_session(run_main, tmp_path):
     remember({"format": FORMAT, "version": VERSION, "parameters": {"d_model": 48}})
     listing = run_main("--list-views")  # not interactive: the kept session is not used
@@ -164,6 +165,7 @@ def test_a_plain_start_restores_the_last_session(run_main, tmp_path):
     assert len(np.load(out)) == 8  # head_dim 16 from the session: 8 pairs
 
 
+@pytest.mark.slow
 def test_a_bad_session_on_the_command_line_exits_with_one_line(run_main, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "posenc-gui session", "version": 7}')

@@ -10,10 +10,11 @@ def check_int(name: str, value: object, low: int, high: int | None = None) -> in
     """Return ``value`` as int if it is an integer in ``[low, high]``, else raise."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    value = int(value)
     upper = "∞" if high is None else str(high)
     if value < low or (high is not None and value > high):
         raise ValueError(f"{name} must be in [{low}, {upper}], got {value}")
-    return int(value)
+    return value
 
 
 def check_even(name: str, value: object, low: int = 2, high: int | None = None) -> int:

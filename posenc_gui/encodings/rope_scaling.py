@@ -24,6 +24,7 @@ import math
 import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import torch
 
@@ -109,7 +110,7 @@ class RopeScaling:
         """
         return _parse(config)
 
-    def with_changes(self, **changes: object) -> RopeScaling:
+    def with_changes(self, **changes: Any) -> RopeScaling:
         """A copy with some fields changed (validated again)."""
         return replace(self, **changes)
 
@@ -223,23 +224,24 @@ def _parse(config: Mapping[str, object]) -> RopeScaling:
     )
     return RopeScaling(
         head_dim=head_dim,
-        base=base,  # type: ignore[arg-type]
+        base=base,
         method=method,
-        factor=1.0 if factor is None else factor,  # type: ignore[arg-type]
+        factor=1.0 if factor is None else factor,
+        # Raw JSON values: RopeScaling validates them (its __post_init__ names the key).
         original_context=original,  # type: ignore[arg-type]
         max_position_embeddings=max_positions,  # type: ignore[arg-type]
         partial_rotary_factor=scaling.get(
             "partial_rotary_factor",
             config.get("partial_rotary_factor", config.get("rotary_pct", 1.0)),
         ),
-        beta_fast=scaling.get("beta_fast") or 32.0,  # type: ignore[arg-type]
-        beta_slow=scaling.get("beta_slow") or 1.0,  # type: ignore[arg-type]
-        mscale=scaling.get("mscale"),  # type: ignore[arg-type]
-        mscale_all_dim=scaling.get("mscale_all_dim"),  # type: ignore[arg-type]
-        attention_factor=scaling.get("attention_factor"),  # type: ignore[arg-type]
-        truncate=scaling.get("truncate", True),  # type: ignore[arg-type]
-        low_freq_factor=scaling.get("low_freq_factor", 1.0),  # type: ignore[arg-type]
-        high_freq_factor=scaling.get("high_freq_factor", 4.0),  # type: ignore[arg-type]
+        beta_fast=scaling.get("beta_fast") or 32.0,
+        beta_slow=scaling.get("beta_slow") or 1.0,
+        mscale=scaling.get("mscale"),
+        mscale_all_dim=scaling.get("mscale_all_dim"),
+        attention_factor=scaling.get("attention_factor"),
+        truncate=scaling.get("truncate", True),
+        low_freq_factor=scaling.get("low_freq_factor", 1.0),
+        high_freq_factor=scaling.get("high_freq_factor", 4.0),
         short_factor=_factor_list("short_factor", scaling.get("short_factor", ())),
         long_factor=_factor_list("long_factor", scaling.get("long_factor", ())),
         ignored_keys=tuple(ignored),

@@ -72,7 +72,9 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         After ``set_data`` drew an array of that size, this follows the user's zoom and pan;
         for a new size it is the whole array.
         """
-        return self.viewport.windows((0, cols), (0, rows))
+        x, y = self.viewport.windows((0, cols), (0, rows))
+        assert y is not None  # asked with a row extent
+        return x, y
 
     def set_data(
         self,

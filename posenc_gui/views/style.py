@@ -7,6 +7,7 @@ changes.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QGuiApplication
@@ -85,7 +86,7 @@ class Look:
     def error_colour(self) -> str:
         return _COLOURS[self.theme][4]
 
-    def with_changes(self, **changes: object) -> Look:
+    def with_changes(self, **changes: Any) -> Look:
         return replace(self, **changes)
 
 

@@ -77,16 +77,15 @@ class Viewport(QObject):
             x = Window(*x_extent, width, log)
             y = None if y_extent is None else Window(*y_extent, height)
         else:
-            x_range, y_range = self.view_box.viewRange()
+            (x_lo, x_hi), y_range = self.view_box.viewRange()
             if self.log_x:
-                x_range = [10.0**x for x in x_range]
-            x_range = [x + self.margin for x in x_range]
+                x_lo, x_hi = 10.0**x_lo, 10.0**x_hi
+            x_range = (x_lo + self.margin, x_hi + self.margin)
             x = clip_window(x_range, x_extent, width, log=log)
             y = None if y_extent is None else clip_window(y_range, y_extent, height)
-        self._last = (
-            _steady(x, self._last[0] if self._last else None),
-            _steady(y, self._last[1] if self._last else None),
-        )
+        steady_x = _steady(x, self._last[0] if self._last else None)
+        assert steady_x is not None  # _steady keeps a window a window
+        self._last = (steady_x, _steady(y, self._last[1] if self._last else None))
         return self._last
 
     def show_extent(self, x_extent: Extent, y_extent: Extent | None = None) -> None:
@@ -94,14 +93,14 @@ class Viewport(QObject):
         if self.extent == (x_extent, y_extent):
             return
         self.extent = (x_extent, y_extent)
-        x_extent = (x_extent[0] - self.margin, x_extent[1] - self.margin)
+        x_shown = (x_extent[0] - self.margin, x_extent[1] - self.margin)
         if self.log_x:  # pyqtgraph's view coordinates are log10 of the data then
-            x_extent = (math.log10(max(x_extent[0], 1)), math.log10(x_extent[1]))
-        limits = {"xMin": x_extent[0], "xMax": x_extent[1]}
+            x_shown = (math.log10(max(x_shown[0], 1)), math.log10(x_shown[1]))
+        limits = {"xMin": x_shown[0], "xMax": x_shown[1]}
         if y_extent is not None:
             limits |= {"yMin": y_extent[0], "yMax": y_extent[1]}
         self.view_box.setLimits(**limits)
-        self.view_box.setRange(xRange=x_extent, yRange=y_extent, padding=0)
+        self.view_box.setRange(xRange=x_shown, yRange=y_extent, padding=0)
 
 
 def _steady(new: Window | None, old: Window | None) -> Window | None:

@@ -222,7 +222,7 @@ class RelativeTab(Tab):
         self.max_distance.setRange(exact + 1, 16384)
 
     def _show_scheme_page(self) -> None:
-        if self.pages.currentWidget().objectName() != "scores":
+        if self.current_page() != "scores":
             self.show_page(SCHEME_PAGES[self.scheme.currentData()])
 
     def request(self) -> RelativeParams:
