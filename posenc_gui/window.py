@@ -9,7 +9,8 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QIcon
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QTabWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QTabWidget, QWidget
+from superqt.utils import signals_blocked
 
 from posenc_gui import registry
 from posenc_gui.app import apply_palette
@@ -48,9 +49,12 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
 
         self.tabs = QTabWidget(objectName="tabs")
-        context = TabContext(self.engine, self.parameters, registry.compare_entries())
-        for tab_class in registry.tab_classes():
-            self.tabs.addTab(tab_class(context), tr(tab_class.title))
+        self._context = TabContext(self.engine, self.parameters, registry.compare_entries())
+        self._tab_classes = registry.tab_classes()
+        for tab_class in self._tab_classes:
+            # A placeholder until the tab is first shown or asked for (``tab_at``): building
+            # every tab's plots up front was most of the start-up time.
+            self.tabs.addTab(QWidget(objectName=tab_class.name), tr(tab_class.title))
         self.setCentralWidget(self.tabs)
 
         self.hover_label = QLabel(objectName="hover")
@@ -61,8 +65,6 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.device_label)
         build_menus(self)
 
-        for index in range(self.tabs.count()):
-            self.tab_at(index).hovered.connect(self.hover_label.setText)
         self.parameters.changed.connect(self.refresh)
         self.tabs.currentChanged.connect(self.refresh)
         self.engine.frame_drawn.connect(self._on_frame)
@@ -81,12 +83,17 @@ class MainWindow(QMainWindow):
             "look": dataclasses.asdict(current_look()),
             "tab": self.tabs.currentWidget().objectName(),
             "parameters": settings(self.parameters),
-            "tabs": {self.tab_at(i).name: self.tab_at(i).state() for i in range(self.tabs.count())},
+            # A tab never built has its defaults: nothing to keep.
+            "tabs": {tab.name: tab.state() for tab in self.built_tabs()},
         }
 
     def apply_session(self, session: dict[str, Any]) -> None:
         """Apply a session's settings (its look and language are the window's to be built
         with, see ``open_window``). All or nothing: on ValueError nothing has changed."""
+        names = [tab_class.name for tab_class in self._tab_classes]
+        for name in session.get("tabs", {}):  # built first, so that a rollback covers them
+            if name in names:
+                self.tab(name)
         before = self.session()
         try:
             self._set_session(session)
@@ -99,16 +106,16 @@ class MainWindow(QMainWindow):
             apply_settings(self.parameters, session.get("parameters", {}))
         except ValueError as exc:
             raise ValueError(f"parameters: {exc}") from None
-        tabs = {self.tab_at(i).name: self.tab_at(i) for i in range(self.tabs.count())}
-        unknown = sorted(set(session.get("tabs", {})) - set(tabs))
+        names = [tab_class.name for tab_class in self._tab_classes]
+        unknown = sorted(set(session.get("tabs", {})) - set(names))
         if unknown:
             raise ValueError(f"tabs: no tab named {', '.join(unknown)}")
         for name, state in session.get("tabs", {}).items():
-            tabs[name].set_state(state)
+            self.tab(name).set_state(state)
         if session.get("tab") is not None:
-            if session["tab"] not in tabs:
-                raise ValueError(f"tab must be one of {', '.join(tabs)}, got {session['tab']!r}")
-            self.tabs.setCurrentWidget(tabs[session["tab"]])
+            if session["tab"] not in names:
+                raise ValueError(f"tab must be one of {', '.join(names)}, got {session['tab']!r}")
+            self.tabs.setCurrentIndex(names.index(session["tab"]))
 
     def change_look(self, **changes: object) -> MainWindow:
         """Rebuild the window with the look changed (views are drawn in the look they were
@@ -164,8 +171,9 @@ class MainWindow(QMainWindow):
                 )
         for name, value in shared.items():
             getattr(self.parameters, name).setValue(value)
-        for index in range(self.tabs.count()):
-            self.tab_at(index).apply_preset(preset)
+        for tab_class in self._tab_classes:
+            if preset.kind in tab_class.preset_kinds:
+                self.tab(tab_class.name).apply_preset(preset)
         self.tabs.setCurrentWidget(self.tab(registry.tab_for_preset(preset).name))
         return tr("Loaded {0}").format(preset.name)
 
@@ -183,16 +191,32 @@ class MainWindow(QMainWindow):
         return summary + (tr("; ignored keys: {0}").format(", ".join(ignored)) if ignored else "")
 
     def tab(self, name: str) -> Tab:
-        """The tab whose objectName is ``name``."""
-        for index in range(self.tabs.count()):
-            if self.tab_at(index).objectName() == name:
+        """The tab whose objectName is ``name`` (built now if it was not yet)."""
+        for index, tab_class in enumerate(self._tab_classes):
+            if tab_class.name == name:
                 return self.tab_at(index)
         raise KeyError(name)
 
     def tab_at(self, index: int) -> Tab:
+        """The tab at ``index``, built now if it was not yet."""
         widget = self.tabs.widget(index)
-        assert isinstance(widget, Tab)
-        return widget
+        if isinstance(widget, Tab):
+            return widget
+        tab = self._tab_classes[index](self._context)
+        tab.hovered.connect(self.hover_label.setText)
+        current = self.tabs.currentIndex()
+        with signals_blocked(self.tabs):  # the same tab stays shown: nothing changed for it
+            self.tabs.removeTab(index)
+            self.tabs.insertTab(index, tab, tr(type(tab).title))
+            self.tabs.setCurrentIndex(current)
+        if widget is not None:
+            widget.deleteLater()
+        return tab
+
+    def built_tabs(self) -> list[Tab]:
+        """The tabs built so far (shown or asked for), in order."""
+        widgets = (self.tabs.widget(index) for index in range(self.tabs.count()))
+        return [widget for widget in widgets if isinstance(widget, Tab)]
 
     def refresh(self) -> None:
         """Recompute the visible tab (hidden tabs catch up when shown)."""

@@ -105,14 +105,19 @@ def visible_texts(window) -> dict[str, str]:
     return texts
 
 
-@pytest.fixture
-def chinese_window(qtbot):
+@pytest.fixture(scope="module")
+def chinese_window(qapp):
+    """A window in Chinese with every page drawn once (legends and titles fill in), shared by
+    the tests that only read it."""
+    from pytestqt.qtbot import QtBot
+
+    from posenc_gui.i18n import set_language
     from posenc_gui.window import open_window
 
     window = open_window({"language": "zh_CN"}, device="cpu")
-    qtbot.addWidget(window)
     window.show()
-    for index in range(window.tabs.count()):  # draw every page once: legends and titles fill in
+    qtbot = QtBot(qapp)
+    for index in range(window.tabs.count()):
         tab = window.tab_at(index)
         window.tabs.setCurrentIndex(index)
         for page in tab.page_names() or [None]:
@@ -122,6 +127,7 @@ def chinese_window(qtbot):
             qtbot.wait(50)
     yield window
     window.close()
+    set_language("en")
 
 
 def test_every_visible_string_of_the_main_window_is_in_chinese(chinese_window):
@@ -132,6 +138,9 @@ def test_every_visible_string_of_the_main_window_is_in_chinese(chinese_window):
 
 
 def test_play_and_pause_are_translated(chinese_window):
+    from posenc_gui.i18n import set_language
+
+    set_language("zh_CN")  # the buttons relabel in the current language (reset after each test)
     for button, (playing, paused) in (
         (chinese_window.tab("rope").play, ("暂停", "播放")),
         (chinese_window.tab("extension").sweep, ("暂停扫描", "播放动态 NTK 扫描")),
@@ -143,6 +152,8 @@ def test_play_and_pause_are_translated(chinese_window):
 
 
 def test_the_english_window_shows_the_source_strings(window):
+    for index in range(window.tabs.count()):  # build every tab
+        window.tab_at(index)
     texts = visible_texts(window)
     assert texts["tab compare"] == "Compare"
     assert sum(untranslated(text) for text in texts.values()) > 200  # the check can fail

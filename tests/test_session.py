@@ -110,12 +110,26 @@ CORRUPT = [
 ]
 
 
+@pytest.fixture(scope="module")
+def changed_window(qapp):
+    """One window with every tab moved off its defaults, shared by the refusal cases: each
+    refusal must leave it exactly as it was, so they can share it."""
+    from posenc_gui.window import MainWindow
+
+    window = MainWindow(device="cpu")
+    window.show()
+    change_everything(window)
+    yield window
+    window.close()
+
+
 @pytest.mark.parametrize(("data", "message"), CORRUPT)
 def test_corrupt_or_foreign_sessions_are_refused_and_change_nothing(
-    window, tmp_path, data, message
+    changed_window, tmp_path, data, message
 ):
-    change_everything(window)
+    window = changed_window
     before = window.session()
+    assert before["parameters"]["seq_len"] == 300 and len(before["tabs"]) == 5
     path = tmp_path / "bad.json"
     path.write_bytes(data)
     with pytest.raises(ValueError, match=message):
