@@ -1,3 +1,3 @@
-from posenc_gui.app import main
+from posenc_gui.cli import main
 
 raise SystemExit(main())

@@ -1,11 +1,14 @@
 """QApplication set-up: the application object, its fonts (Chinese included) and its palette
-in the current look. ``main`` is the ``posenc-gui`` entry point (``posenc_gui.cli``)."""
+in the current look (the ``posenc-gui`` entry point is ``posenc_gui.cli.main``)."""
 
 from __future__ import annotations
 
+import ctypes.util
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
+from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -26,9 +29,57 @@ SYSTEM_CJK_FONTS = (
 BASE_POINTS = 10  # interface font size (×1.5 in presentation mode)
 
 
+# What the offscreen platform says of every window: nothing a user can act on.
+PLATFORM_NOISE = ("This plugin does not support propagateSizeHints()",)
+XCB_CURSOR_HINT = (
+    "posenc-gui: Qt's X11 plugin needs libxcb-cursor0 (and on some systems libxcb-icccm4 and "
+    "libxcb-keysyms1): sudo apt install libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 "
+    "(Fedora: sudo dnf install xcb-util-cursor xcb-util-wm xcb-util-keysyms)"
+)
+NO_DISPLAY_HINT = (
+    "posenc-gui: no display to open a window on (DISPLAY is not set): start it on a desktop, "
+    "or make figures headless with posenc-gui export (see posenc-gui --help)"
+)
+_handlers: list[Callable[[QtMsgType, QMessageLogContext, str], None]] = []  # kept alive
+
+
+def missing_platform_library(
+    environ: Mapping[str, str] = os.environ,
+    find_library: Callable[[str], str | None] = ctypes.util.find_library,
+    platform: str = sys.platform,
+) -> str | None:
+    """The line that fixes a Linux start where Qt's X11 plugin cannot load — no display, or a
+    bare desktop without libxcb-cursor (Qt 6.5 and newer need it) — or None when all is well."""
+    qt_platform = environ.get("QT_QPA_PLATFORM", "")
+    on_x11 = qt_platform == "xcb" or (
+        qt_platform == "" and environ.get("XDG_SESSION_TYPE") != "wayland"
+    )
+    if not platform.startswith("linux") or not on_x11:
+        return None
+    if not environ.get("DISPLAY"):
+        return NO_DISPLAY_HINT
+    return None if find_library("xcb-cursor") else XCB_CURSOR_HINT
+
+
+def quiet_platform_messages() -> None:
+    """Keep the platform plugin's notices (``PLATFORM_NOISE``) off the terminal; every other
+    Qt message still goes to stderr."""
+
+    def handler(_kind: QtMsgType, _context: QMessageLogContext, message: str) -> None:
+        if message not in PLATFORM_NOISE:
+            print(message, file=sys.stderr)
+
+    _handlers.append(handler)
+    qInstallMessageHandler(handler)
+
+
 def application() -> QApplication:
-    """The QApplication (made once), named and with its fonts installed."""
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    """The QApplication (made once), named and with its fonts installed. Where Qt is about
+    to fail for want of a system library, the line that fixes it comes first."""
+    existing = QApplication.instance()
+    if existing is None and (hint := missing_platform_library()):
+        print(hint, file=sys.stderr)
+    app = existing or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     app.setApplicationName("posenc-gui")
     install_fonts(app)
@@ -79,10 +130,3 @@ def with_cjk_fonts(font: QFont, installed: Sequence[str]) -> QFont:
     font = QFont(font)
     font.setFamilies([*(own or [font.family()]), *cjk, CJK_FALLBACK])
     return font
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run posenc-gui with ``argv`` (default: the process's); returns the exit code."""
-    from posenc_gui.cli import main as run  # the command line builds on this module
-
-    return run(argv)

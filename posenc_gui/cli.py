@@ -1,55 +1,61 @@
 """The command line: ``posenc-gui [options]`` starts the app; ``posenc-gui export`` writes one
-view of a tab to a file headless; ``--list-views`` and ``--screenshot`` are headless too.
-
-Bad arguments exit with status 2 and a one-line message naming the option.
+view of a tab to a file, headless. Arguments are checked before Qt and torch load, so a bad one
+is refused at once with a one-line message naming it (exit status 2).
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
-
-from PySide6.QtCore import QSize, QTimer
-from PySide6.QtGui import QPixmap
-from PySide6.QtWidgets import QApplication
 
 from posenc_gui import __version__, registry
-from posenc_gui.app import application
-from posenc_gui.controls import apply_settings, format_number
-from posenc_gui.engine import available_devices, check_device
-from posenc_gui.export import FORMATS, SCALES, export_view
-from posenc_gui.files import check_writable_folder, read_file, write_atomic
-from posenc_gui.i18n import LANGUAGES, tr
-from posenc_gui.parameters import EVEN_PARAMETERS, SHARED_RANGES
-from posenc_gui.session import last_session, parse_session
-from posenc_gui.session import look as session_look
-from posenc_gui.views.style import THEMES
-from posenc_gui.window import MainWindow, open_window
+from posenc_gui.choices import (
+    DEVICES,
+    EVEN_PARAMETERS,
+    FORMATS,
+    LANGUAGES,
+    SCALES,
+    SHARED_RANGES,
+    THEMES,
+    fold_name,
+    format_number,
+    preset_names,
+)
+from posenc_gui.files import check_writable_folder
 
-SCREENSHOT_DELAY_MS = 600
-EXPORT_WINDOW_SIZE = QSize(2400, 1500)
+EXAMPLES = """\
+commands:
+  posenc-gui [options]          start the app (the last session, or these options)
+  posenc-gui export [options]   write one view to a file without a window (see export --help)
+
+examples:
+  posenc-gui --preset "Llama-3.1-8B" --tab extension
+  posenc-gui export --list-views
+  posenc-gui export --tab rope --view table --theta 500000 --out table.png --scale 2
+  posenc-gui export --tab compare --view similarity --seq-len 4096 --out compare.svg
+"""
 
 
-class UsageError(ValueError):
-    """A command-line value that cannot be used: exit status 2."""
-
-
-def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.Namespace:
-    """The command line; with ``export`` the arguments of ``posenc-gui export``."""
+def _parser(export: bool) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="posenc-gui export" if export else "posenc-gui", description=__doc__
+        prog="posenc-gui export" if export else "posenc-gui",
+        description=(
+            "Write one view of a tab to a file (PNG, SVG, CSV or .npy), headless."
+            if export
+            else "See and tune Transformer positional encodings."
+        ),
+        epilog=None if export else EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--list-views", action="store_true", help="print every view as a 'TAB VIEW' pair and exit"
     )
     if export:
-        parser.add_argument("--view", required=True, help="the view (see --list-views)")
+        parser.add_argument("--view", help="the view (see --list-views)")
         parser.add_argument(
-            "--out",
-            required=True,
-            help=f"output file; format from the suffix ({', '.join(FORMATS)})",
+            "--out", help=f"output file; the format comes from its suffix ({', '.join(FORMATS)})"
         )
         parser.add_argument(
             "--scale", type=int, default=1, choices=SCALES, help="PNG resolution factor"
@@ -57,19 +63,10 @@ def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.
         parser.add_argument(
             "--caption", action="store_true", help="draw the parameters under the figure"
         )
-    else:
-        parser.add_argument(
-            "--list-views",
-            action="store_true",
-            help="print every view as a 'TAB VIEW' pair and exit",
-        )
     parser.add_argument("--version", action="version", version=f"posenc-gui {__version__}")
-    parser.add_argument("--device", help=f"compute device ({', '.join(available_devices())})")
+    parser.add_argument("--device", choices=DEVICES, help="compute device (default: the best here)")
     parser.add_argument(
-        "--tab",
-        choices=registry.names(),
-        required=export,
-        help="tab shown first (exported from, with export)",
+        "--tab", choices=registry.names(), help="tab shown first (exported from, with export)"
     )
     parser.add_argument("--page", help="page of the tab shown first (e.g. rotation on rope)")
     parser.add_argument("--session", metavar="JSON", help="apply a saved session file")
@@ -78,7 +75,9 @@ def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.
     parser.add_argument(
         "--presentation", action="store_true", help="larger fonts and thicker lines for slides"
     )
-    parser.add_argument("--preset", help="apply a model preset by name (see the Presets menu)")
+    parser.add_argument(
+        "--preset", help="apply a model preset by name, any case, x for × (see the Presets menu)"
+    )
     parser.add_argument("--config", metavar="JSON", help="apply a model's config.json")
     parser.add_argument("--seq-len", type=int, help="sequence length")
     parser.add_argument("--d-model", type=int, help="model dimension (even)")
@@ -87,12 +86,24 @@ def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.
     parser.add_argument(
         "--tokens", action="store_true", help="label positions with the sentence's characters"
     )
-    parser.add_argument(
-        "--screenshot",
-        metavar="PNG",
-        help="save the window once the first frame is drawn, then quit",
-    )
+    if not export:
+        parser.add_argument(
+            "--screenshot",
+            metavar="PNG",
+            help="save the window once the first frame is drawn, then quit",
+        )
+    return parser
+
+
+def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.Namespace:
+    """The command line; with ``export`` the arguments of ``posenc-gui export``."""
+    parser = _parser(export)
     args = parser.parse_args(argv)
+    args.export = export
+    if export:
+        args.screenshot = None
+    else:
+        args.view = args.out = None
     try:
         _check(args, export)
     except ValueError as exc:
@@ -102,19 +113,27 @@ def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.
 
 def _check(args: argparse.Namespace, export: bool) -> None:
     """What argparse cannot check itself; ValueError naming the option."""
-    if args.device is not None:
-        try:
-            check_device(args.device)
-        except ValueError as exc:
-            raise ValueError(f"--{exc}") from None
-    for flag, path in (("--screenshot", args.screenshot), ("--out", getattr(args, "out", None))):
-        if path:
+    if export and not args.list_views:
+        missing = [flag for flag in ("--tab", "--view", "--out") if not getattr(args, flag[2:])]
+        if missing:
+            raise ValueError(f"the following arguments are required: {', '.join(missing)}")
+        if Path(args.out).suffix.lower() not in FORMATS:
+            raise ValueError(
+                f"--out: the format comes from the suffix, one of {', '.join(FORMATS)}"
+            )
+    if args.preset and fold_name(args.preset) not in map(fold_name, preset_names()):
+        raise ValueError(
+            f"--preset must be one of: {', '.join(preset_names())}; got {args.preset!r}"
+        )
+    for flag, path in (("--session", args.session), ("--config", args.config)):
+        if path is not None and not Path(path).is_file():
+            raise ValueError(f"{flag}: {path}: no such file")
+    for flag, path in (("--screenshot", getattr(args, "screenshot", None)), ("--out", args.out)):
+        if path is not None:
             try:
                 check_writable_folder(path)
             except ValueError as exc:
                 raise ValueError(f"{flag}: {exc}") from None
-    if export and Path(args.out).suffix.lower() not in FORMATS:
-        raise ValueError(f"--out: the format comes from the suffix, one of {', '.join(FORMATS)}")
     for name, (low, high) in SHARED_RANGES.items():
         value = getattr(args, name)
         flag = f"--{name.replace('_', '-')}"
@@ -127,152 +146,12 @@ def _check(args: argparse.Namespace, export: bool) -> None:
             raise ValueError(f"{flag} must be even, got {value}")
 
 
-def _with_options(session: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
-    """``session`` with the look and language the command line asks for."""
-    changes = {"theme": args.theme, "presentation": args.presentation or None}
-    look = session_look(session).with_changes(
-        **{key: value for key, value in changes.items() if value is not None}
-    )
-    return {
-        **session,
-        "look": dataclasses.asdict(look),
-        "language": args.lang or session.get("language", "en"),
-    }
-
-
-def _open(args: argparse.Namespace, interactive: bool) -> MainWindow:
-    """The window: from ``--session``, else (interactive only) the last session, else the
-    defaults. A kept session that no longer fits is reported and the defaults are used."""
-    try:
-        chosen = (
-            parse_session(read_file(args.session), Path(args.session).name)
-            if args.session
-            else None
-        )
-        kept = last_session() if interactive and chosen is None else None
-        try:
-            return open_window(_with_options(chosen or kept or {}, args), device=args.device)
-        except ValueError as exc:
-            if kept is None:
-                raise
-            window = open_window(_with_options({}, args), device=args.device)
-            message = tr("Last session not restored: {reason}").format(reason=exc)
-            window.statusBar().showMessage(message, 15_000)
-            return window
-    except ValueError as exc:
-        raise UsageError(f"--session: {exc}") from None
-
-
-def _apply_options(window: MainWindow, args: argparse.Namespace) -> None:
-    """Parameters, preset, config, tab, page and tokens from the command line, in that order;
-    UsageError naming the option that does not fit."""
-    for name in SHARED_RANGES:
-        if getattr(args, name) is not None:
-            getattr(window.parameters, name).setValue(getattr(args, name))
-    if args.preset:
-        names = {preset.name: preset for preset in window.presets}
-        if args.preset not in names:
-            raise UsageError(f"preset must be one of: {', '.join(names)}; got {args.preset!r}")
-        window.apply_preset(names[args.preset])
-    if args.config:
-        window.import_config(read_file(args.config), Path(args.config).name)
-    if args.tab:
-        window.tabs.setCurrentWidget(window.tab(args.tab))
-    if args.page:
-        try:
-            window.tab_at(window.tabs.currentIndex()).show_page(args.page)
-        except ValueError as exc:
-            raise UsageError(f"--{exc}") from None
-    if args.tokens:  # the Absolute tab's own option
-        apply_settings(window.tab("absolute"), {"label_tokens": True})
-    views = window.tab(args.tab).view_names() if args.tab else {}
-    if getattr(args, "view", None) and args.view not in views:
-        raise UsageError(
-            f"--view must be one of {', '.join(sorted(views))} on the {args.tab} tab, "
-            f"got {args.view!r}"
-        )
-
-
-def _after_first_frame(app: QApplication, window: MainWindow, write: Callable[[], object]) -> int:
-    """Run ``write`` once the shown tab's first frame is drawn, then quit; the exit code."""
-    exit_code = [0]
-
-    def write_now() -> None:
-        try:
-            write()
-        except ValueError as exc:
-            print(f"posenc-gui: error: {exc}", file=sys.stderr)
-            exit_code[0] = 1
-        window.close()
-
-    def on_frame(channel: str, request_id: int, _ms: float) -> None:
-        if channel == window.tabs.currentWidget().objectName() and window.engine.is_current(
-            channel, request_id
-        ):
-            window.engine.frame_drawn.disconnect(on_frame)
-            QTimer.singleShot(SCREENSHOT_DELAY_MS, write_now)  # let layouts and paints settle
-
-    window.engine.frame_drawn.connect(on_frame)
-    app.exec()
-    return exit_code[0]
-
-
-def save_png(image: QPixmap, path: Path) -> None:
-    """Encode ``image`` as PNG at ``path``; OSError if Qt cannot."""
-    if not image.save(str(path), "PNG"):
-        raise OSError(f"Qt could not write a PNG to {path}")
-
-
-def _headless(app: QApplication, window: MainWindow, args: argparse.Namespace) -> int:
-    """``--screenshot`` or ``export``: write once the first frame is drawn, then quit."""
-    if args.screenshot:
-        target = args.screenshot
-        return _after_first_frame(
-            app,
-            window,
-            lambda: write_atomic(target, lambda temporary: save_png(window.grab(), temporary)),
-        )
-    tab = window.tab_at(window.tabs.currentIndex())
-    view = tab.show_view(args.view)
-    caption = tab.caption() if args.caption else None
-    return _after_first_frame(
-        app, window, lambda: export_view(view, args.out, scale=args.scale, caption=caption)
-    )
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the app; returns the process exit code."""
+    """Run posenc-gui with ``argv``; returns the process exit code. Qt and torch load only
+    once the arguments are known to be good."""
     argv = list(sys.argv[1:] if argv is None else argv)
     export = bool(argv) and argv[0] == "export"
     args = parse_args(argv[1:] if export else argv, export=export)
-    list_views = getattr(args, "list_views", False)
-    if export or list_views:  # headless by design
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    app = application()
-    # A plain start restores the last session; exports and screenshots start from the defaults
-    # (or --session) so the same command line always makes the same figure.
-    interactive = not (export or list_views or args.screenshot)
-    try:
-        window = _open(args, interactive)
-    except UsageError as exc:
-        print(f"posenc-gui: error: {exc}", file=sys.stderr)
-        return 2
-    if list_views:
-        for index in range(window.tabs.count()):
-            tab = window.tab_at(index)
-            print("\n".join(f"{tab.name} {view}" for view in sorted(tab.view_names())))
-        window.close()
-        return 0
-    try:
-        _apply_options(window, args)
-    except ValueError as exc:  # UsageError, or a preset or config that does not fit
-        print(f"posenc-gui: error: {exc}", file=sys.stderr)
-        window.close()
-        return 2
-    if export:  # room for every view: figures at about 800 × 600 whatever the page's grid
-        window.resize(EXPORT_WINDOW_SIZE)
-    window.show()
-    if args.screenshot or export:
-        return _headless(app, window, args)
-    window.remember = interactive  # only a session that started cleanly is kept
-    return app.exec()
+    from posenc_gui.run import run
+
+    return run(args)

@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
 )
 from superqt.utils import signals_blocked
 
+from posenc_gui.choices import format_number
+
 _LOG_STEPS = 600  # slider positions across a log range: 100 per decade for 10 … 10^7
 
 
@@ -289,8 +291,3 @@ def set_control_value(widget: QWidget, value: object) -> None:
             abs_tol=10 ** -box.decimals() if isinstance(box, QDoubleSpinBox) else 0,
         ):
             raise ValueError(f"{name} must be a multiple of {box.singleStep():g}, got {value!r}")
-
-
-def format_number(value: float) -> str:
-    """1048576 → "1,048,576"; 1e7 → "1e+07"."""
-    return f"{int(value):,}" if float(value).is_integer() and abs(value) < 1e7 else f"{value:g}"

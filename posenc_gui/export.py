@@ -15,14 +15,13 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication
 
+from posenc_gui.choices import FORMATS, SCALES
 from posenc_gui.files import write_atomic
 from posenc_gui.views import CurvesView, HeatmapView
 from posenc_gui.views.rotation import RotationView
 from posenc_gui.views.style import current_look, tick_font
 
-FORMATS = (".png", ".svg", ".csv", ".npy")
 CAPTION_POINTS = 10
-SCALES = (1, 2, 4)
 
 
 def view_data(view: pg.GraphicsView) -> np.ndarray:

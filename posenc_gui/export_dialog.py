@@ -14,7 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from posenc_gui.export import FORMATS, SCALES, copy_view, export_view
+from posenc_gui.choices import FORMATS, SCALES
+from posenc_gui.export import copy_view, export_view
 from posenc_gui.i18n import tr
 from posenc_gui.tab import Tab
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 
+from posenc_gui.choices import LANGUAGES
 from posenc_gui.paths import resource_path
 from posenc_gui.translatable import N_
 
 __all__ = ["LANGUAGES", "N_", "language", "set_language", "tr"]
 
-LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
 _installed: list[QTranslator] = []
 _language = ["en"]
 

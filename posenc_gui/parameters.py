@@ -5,20 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFormLayout, QWidget
 
+from posenc_gui.choices import D_MODEL_RANGE, HEAD_DIM_RANGE, SEQ_LEN_RANGE, THETA_RANGE
 from posenc_gui.controls import IntControl, LogControl
 from posenc_gui.i18n import tr
-
-SEQ_LEN_RANGE = (1, 1 << 20)
-D_MODEL_RANGE = (2, 16384)
-HEAD_DIM_RANGE = (2, 1024)
-THETA_RANGE = (10.0, 1e7)
-SHARED_RANGES = {
-    "seq_len": SEQ_LEN_RANGE,
-    "d_model": D_MODEL_RANGE,
-    "head_dim": HEAD_DIM_RANGE,
-    "theta": THETA_RANGE,
-}
-EVEN_PARAMETERS = ("d_model", "head_dim")
 
 
 class ParameterPanel(QWidget):

@@ -6,11 +6,12 @@ Pure Python: every tab reads what it needs from a ``Preset``.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from posenc_gui.choices import fold_name
 from posenc_gui.encodings.rope_scaling import RopeScaling
 from posenc_gui.paths import resource_path
 
@@ -75,6 +76,15 @@ def load_presets(kinds: Collection[str], path: Path | None = None) -> list[Prese
     """The bundled presets (or those in ``path``), of the given ``kinds``."""
     path = path or resource_path("presets", "models.json")
     return parse_presets(path.read_text(encoding="utf-8"), kinds)
+
+
+def find_preset(presets: Sequence[Preset], name: str) -> Preset:
+    """The preset called ``name`` (case-insensitive, ``x`` for ``×``); ValueError listing them."""
+    for preset in presets:
+        if fold_name(preset.name) == fold_name(name):
+            return preset
+    names = ", ".join(preset.name for preset in presets)
+    raise ValueError(f"preset must be one of: {names}; got {name!r}")
 
 
 def read_config_json(data: bytes) -> tuple[Mapping[str, Any], RopeScaling]:

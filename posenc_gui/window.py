@@ -14,12 +14,13 @@ from superqt.utils import signals_blocked
 
 from posenc_gui import registry
 from posenc_gui.app import apply_palette
+from posenc_gui.choices import SHARED_RANGES
 from posenc_gui.controls import apply_settings, settings
 from posenc_gui.engine import Engine
 from posenc_gui.files import check_writable_folder, read_file, write_atomic
 from posenc_gui.i18n import language, set_language, tr
 from posenc_gui.menus import build_menus
-from posenc_gui.parameters import SHARED_RANGES, ParameterPanel
+from posenc_gui.parameters import ParameterPanel
 from posenc_gui.paths import resource_path
 from posenc_gui.presets import Preset, load_presets, read_config_json
 from posenc_gui.session import FORMAT, VERSION, parse_session, remember, session_bytes

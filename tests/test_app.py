@@ -43,12 +43,14 @@ def test_main_starts_draws_saves_and_closes(tmp_path, run_main):
         (("--d-model", "7"), "--d-model must be even, got 7"),
         (("--theta", "5"), "--theta must be in [10, 1e+07], got 5"),
         (("--d-model", "20000"), "--d-model must be in [2, 16,384], got 20,000"),
-        (("--device", "tpu"), "device must be one of"),
+        (("--device", "tpu"), "argument --device: invalid choice: 'tpu'"),
         (("--seq-len", "many"), "invalid int value"),
         (("--tab", "rope", "--page", "nowhere"), "page must be one of tables, rotation"),
         (("--page", "rotation"), "page must be one of (none) on the absolute tab"),
-        (("--preset", "GPT-5"), "preset must be one of: Transformer base (2017)"),
-        (("--config", "/nonexistent/config.json"), "No such file or directory"),
+        (("--preset", "GPT-5"), "--preset must be one of: Transformer base (2017)"),
+        (("--config", "/nonexistent/config.json"), "--config: /nonexistent/config.json: no such"),
+        (("export", "--tab", "rope"), "the following arguments are required: --view, --out"),
+        (("export", "--screenshot", "x.png"), "unrecognized arguments: --screenshot"),
         (("--head-dim", "7"), "--head-dim must be even, got 7"),
     ],
 )
@@ -99,3 +101,76 @@ def test_chinese_glyphs_come_from_a_system_cjk_font_when_one_is_installed(qapp):
     bare = with_cjk_fonts(base, ["DejaVu Sans"])
     assert bare.families() == ["DejaVu Sans", CJK_FALLBACK]
     assert with_cjk_fonts(with_noto, ["Noto Sans CJK SC"]).families() == with_noto.families()
+
+
+def test_help_names_the_commands_with_examples(capsys):
+    from posenc_gui.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0
+    text = capsys.readouterr().out
+    assert "posenc-gui export [options]" in text and "examples:" in text
+    assert "posenc-gui export --list-views" in text
+
+
+def test_export_help_offers_only_what_export_does(capsys):
+    from posenc_gui.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["export", "--help"])
+    text = capsys.readouterr().out
+    assert "--out" in text and "--view" in text and "--screenshot" not in text
+
+
+def test_export_list_views_works_alone(qapp, capsys):
+    assert run_in_process(["export", "--list-views"]) == 0
+    assert "rope table" in capsys.readouterr().out.splitlines()
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--seq-len", "0"], ["--preset", "nope"]])
+def test_arguments_are_checked_before_qt_and_torch_load(args):
+    code = (
+        "import sys\n"
+        "from posenc_gui.cli import main\n"
+        "try:\n"
+        f"    main({args!r})\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = ('torch', 'PySide6', 'pyqtgraph', 'superqt')\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
+    assert result.stdout.strip().splitlines()[-1] == "[]", result.stdout + result.stderr
+
+
+def test_presets_are_found_in_any_case_with_x_for_times():
+    from posenc_gui import registry
+    from posenc_gui.presets import find_preset, load_presets
+
+    presets = load_presets(registry.preset_kinds())
+    found = find_preset(presets, "  qwen2.5-7b-instruct   + YARN x4 ")
+    assert found.name == "Qwen2.5-7B-Instruct + YaRN ×4"
+    with pytest.raises(ValueError, match="preset must be one of"):
+        find_preset(presets, "GPT-5")
+
+
+@pytest.mark.parametrize(
+    ("environ", "library", "platform", "hint"),
+    [
+        ({"DISPLAY": ":0"}, None, "linux", "libxcb-cursor0"),
+        ({"DISPLAY": ":0"}, "libxcb-cursor.so.0", "linux", None),
+        ({}, "libxcb-cursor.so.0", "linux", "no display"),
+        ({"QT_QPA_PLATFORM": "offscreen"}, None, "linux", None),
+        ({"XDG_SESSION_TYPE": "wayland"}, None, "linux", None),
+        ({"DISPLAY": ":0", "QT_QPA_PLATFORM": "xcb"}, None, "linux", "apt install libxcb-cursor0"),
+        ({}, None, "darwin", None),
+    ],
+)
+def test_a_start_that_qt_would_fail_prints_the_fix_first(environ, library, platform, hint):
+    from posenc_gui.app import missing_platform_library
+
+    found = missing_platform_library(environ, lambda name: library, platform)
+    assert (found is None) if hint is None else (hint in found)

@@ -4,6 +4,8 @@ and .npy, from the app and from the command line."""
 from __future__ import annotations
 
 import csv
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -13,6 +15,7 @@ from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication
 
 from posenc_gui.export import copy_view, export_view
+from tests.conftest import ROOT
 
 
 def test_heatmap_numbers_as_npy_and_csv(window, tmp_path):
@@ -71,6 +74,8 @@ def test_command_line_export_and_list_views(tmp_path, run_main):
         "export", "--tab", "rope", "--view", "spectrum", "--head-dim", "16", "--out", str(out)
     )
     assert result.returncode == 0, result.stderr
+    assert result.stdout == f"posenc-gui: wrote {out} ({out.stat().st_size:,} bytes)\n"
+    assert result.stderr == ""  # no notices of Qt's platform plugin on the terminal
     table = np.load(out)
     assert len(table) == 8  # one wavelength per pair of head_dim 16
     wrong = run_main("export", "--tab", "rope", "--view", "nowhere", "--out", str(out))
@@ -79,6 +84,16 @@ def test_command_line_export_and_list_views(tmp_path, run_main):
     assert missing.returncode == 2 and "--out" in missing.stderr
     gif = run_main("export", "--tab", "rope", "--view", "table", "--out", str(tmp_path / "a.gif"))
     assert gif.returncode == 2 and "format comes from the suffix" in gif.stderr
+
+
+@pytest.mark.slow
+def test_list_views_into_a_closed_pipe_is_quiet():
+    shell = f"{sys.executable} main.py --list-views | head -1"
+    result = subprocess.run(
+        shell, shell=True, capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert result.stdout == "absolute offset\n"
+    assert "Traceback" not in result.stderr and "QThread" not in result.stderr, result.stderr
 
 
 def drawn_colours(image: QImage, top: int = 0, bottom: int | None = None) -> set[int]:

@@ -94,3 +94,7 @@ def test_a_registered_tab_brings_its_entry_to_the_compare_tab(dummy_window, qtbo
 def test_a_registered_tab_survives_the_storm(dummy_window, qtbot):
     show(dummy_window, qtbot, "absolute")
     storm(dummy_window, qtbot, random.Random(7), steps=400)
+
+
+def test_every_built_in_tab_is_registered_under_its_own_name():
+    assert [tab.name for tab in registry.tab_classes()] == list(registry.BUILT_IN)

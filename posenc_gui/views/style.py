@@ -12,7 +12,8 @@ from typing import Any
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QGuiApplication
 
-THEMES = ("light", "dark")
+from posenc_gui.choices import THEMES
+
 # Okabe & Ito's colour-blind-safe palette; the first colour (black, or white on dark) goes to
 # the most important curve.
 _OKABE_ITO = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442")

@@ -1,0 +1,203 @@
+"""Running what the command line asked for (``posenc_gui.cli`` parsed it): the interactive
+app, ``--list-views``, ``--screenshot`` or an export. Qt and torch load here."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSize, QTimer
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import QApplication
+
+from posenc_gui.app import application, quiet_platform_messages
+from posenc_gui.choices import SHARED_RANGES
+from posenc_gui.controls import apply_settings
+from posenc_gui.engine import check_device
+from posenc_gui.export import export_view
+from posenc_gui.files import read_file, write_atomic
+from posenc_gui.i18n import tr
+from posenc_gui.presets import find_preset
+from posenc_gui.session import last_session, parse_session
+from posenc_gui.session import look as session_look
+from posenc_gui.window import MainWindow, open_window
+
+SCREENSHOT_DELAY_MS = 600
+EXPORT_WINDOW_SIZE = QSize(2400, 1500)
+
+
+class UsageError(ValueError):
+    """A command-line value that cannot be used: exit status 2."""
+
+
+def _with_options(session: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """``session`` with the look and language the command line asks for."""
+    changes = {"theme": args.theme, "presentation": args.presentation or None}
+    look = session_look(session).with_changes(
+        **{key: value for key, value in changes.items() if value is not None}
+    )
+    return {
+        **session,
+        "look": dataclasses.asdict(look),
+        "language": args.lang or session.get("language", "en"),
+    }
+
+
+def _open(args: argparse.Namespace, interactive: bool) -> MainWindow:
+    """The window: from ``--session``, else (interactive only) the last session, else the
+    defaults. A kept session that no longer fits is reported and the defaults are used."""
+    try:
+        chosen = (
+            parse_session(read_file(args.session), Path(args.session).name)
+            if args.session
+            else None
+        )
+        kept = last_session() if interactive and chosen is None else None
+        try:
+            return open_window(_with_options(chosen or kept or {}, args), device=args.device)
+        except ValueError as exc:
+            if kept is None:
+                raise
+            window = open_window(_with_options({}, args), device=args.device)
+            message = tr("Last session not restored: {reason}").format(reason=exc)
+            window.statusBar().showMessage(message, 15_000)
+            return window
+    except ValueError as exc:
+        raise UsageError(f"--session: {exc}") from None
+
+
+def _apply_options(window: MainWindow, args: argparse.Namespace) -> None:
+    """Parameters, preset, config, tab, page and tokens from the command line, in that order;
+    UsageError naming the option that does not fit."""
+    for name in SHARED_RANGES:
+        if getattr(args, name) is not None:
+            getattr(window.parameters, name).setValue(getattr(args, name))
+    if args.preset:
+        window.apply_preset(find_preset(window.presets, args.preset))
+    if args.config:
+        window.import_config(read_file(args.config), Path(args.config).name)
+    if args.tab:
+        window.tabs.setCurrentWidget(window.tab(args.tab))
+    if args.page:
+        try:
+            window.tab_at(window.tabs.currentIndex()).show_page(args.page)
+        except ValueError as exc:
+            raise UsageError(f"--{exc}") from None
+    if args.tokens:  # the Absolute tab's own option
+        apply_settings(window.tab("absolute"), {"label_tokens": True})
+    views = window.tab(args.tab).view_names() if args.tab else {}
+    if args.view and args.view not in views:
+        raise UsageError(
+            f"--view must be one of {', '.join(sorted(views))} on the {args.tab} tab, "
+            f"got {args.view!r}"
+        )
+
+
+def _after_first_frame(app: QApplication, window: MainWindow, write: Callable[[], object]) -> int:
+    """Run ``write`` once the shown tab's first frame is drawn, then quit; the exit code."""
+    exit_code = [0]
+
+    def write_now() -> None:
+        try:
+            write()
+        except ValueError as exc:
+            print(f"posenc-gui: error: {exc}", file=sys.stderr)
+            exit_code[0] = 1
+        window.close()
+
+    def on_frame(channel: str, request_id: int, _ms: float) -> None:
+        if channel == window.tabs.currentWidget().objectName() and window.engine.is_current(
+            channel, request_id
+        ):
+            window.engine.frame_drawn.disconnect(on_frame)
+            QTimer.singleShot(SCREENSHOT_DELAY_MS, write_now)  # let layouts and paints settle
+
+    window.engine.frame_drawn.connect(on_frame)
+    app.exec()
+    return exit_code[0]
+
+
+def save_png(image: QPixmap, path: Path) -> None:
+    """Encode ``image`` as PNG at ``path``; OSError if Qt cannot."""
+    if not image.save(str(path), "PNG"):
+        raise OSError(f"Qt could not write a PNG to {path}")
+
+
+def _headless(app: QApplication, window: MainWindow, args: argparse.Namespace) -> int:
+    """``--screenshot`` or ``export``: write once the first frame is drawn, then quit, with
+    one line naming the file and its size."""
+    if args.screenshot:
+        target = Path(args.screenshot)
+
+        def write() -> Path:
+            return write_atomic(target, lambda temporary: save_png(window.grab(), temporary))
+    else:
+        tab = window.tab_at(window.tabs.currentIndex())
+        view = tab.show_view(args.view)
+        caption = tab.caption() if args.caption else None
+
+        def write() -> Path:
+            return export_view(view, args.out, scale=args.scale, caption=caption)
+
+    def write_and_say() -> None:
+        written = write()
+        print(f"posenc-gui: wrote {written} ({written.stat().st_size:,} bytes)")
+
+    return _after_first_frame(app, window, write_and_say)
+
+
+def _list_views(window: MainWindow) -> None:
+    """Every view as a 'TAB VIEW' line; quiet when the reader stops early (``| head``)."""
+    try:
+        for index in range(window.tabs.count()):
+            tab = window.tab_at(index)
+            print("\n".join(f"{tab.name} {view}" for view in sorted(tab.view_names())))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python would report the pipe again when it flushes at exit: point stdout elsewhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def run(args: argparse.Namespace) -> int:
+    """Do what ``args`` (from ``cli.parse_args``) ask; returns the process exit code."""
+    headless = args.export or args.list_views or args.screenshot
+    if args.export or args.list_views:  # no window on screen by design
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if headless:
+        quiet_platform_messages()
+    app = application()
+    if args.device is not None:
+        try:
+            check_device(args.device)
+        except ValueError as exc:
+            print(f"posenc-gui: error: --{exc}", file=sys.stderr)
+            return 2
+    # A plain start restores the last session; exports and screenshots start from the defaults
+    # (or --session) so the same command line always makes the same figure.
+    try:
+        window = _open(args, interactive=not headless)
+    except UsageError as exc:
+        print(f"posenc-gui: error: {exc}", file=sys.stderr)
+        return 2
+    if args.list_views:
+        _list_views(window)
+        window.close()
+        return 0
+    try:
+        _apply_options(window, args)
+    except ValueError as exc:  # UsageError, or a preset or config that does not fit
+        print(f"posenc-gui: error: {exc}", file=sys.stderr)
+        window.close()
+        return 2
+    if args.export:  # room for every view: figures at about 800 × 600 whatever the page's grid
+        window.resize(EXPORT_WINDOW_SIZE)
+    window.show()
+    if headless:
+        return _headless(app, window, args)
+    window.remember = True  # only a session that started cleanly is kept
+    return app.exec()
