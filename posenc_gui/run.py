@@ -36,11 +36,14 @@ class UsageError(ValueError):
 
 
 def _with_options(session: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
-    """``session`` with the look and language the command line asks for."""
+    """``session`` with the look and language the command line asks for; a headless run
+    keeps its own window size (figures do not depend on where a window once was)."""
     changes = {"theme": args.theme, "presentation": args.presentation or None}
     look = session_look(session).with_changes(
         **{key: value for key, value in changes.items() if value is not None}
     )
+    if args.export or args.list_views or args.screenshot:
+        session = {key: value for key, value in session.items() if key != "window"}
     return {
         **session,
         "look": dataclasses.asdict(look),

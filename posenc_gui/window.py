@@ -83,6 +83,7 @@ class MainWindow(QMainWindow):
             "language": language(),
             "look": dataclasses.asdict(current_look()),
             "tab": self.tabs.currentWidget().objectName(),
+            "window": self._placement(),
             "parameters": settings(self.parameters),
             # A tab never built has its defaults: nothing to keep.
             "tabs": {tab.name: tab.state() for tab in self.built_tabs()},
@@ -102,7 +103,39 @@ class MainWindow(QMainWindow):
             self._set_session(before)
             raise
 
+    def _placement(self) -> dict[str, Any]:
+        """Where the window is and how large, as a session keeps it (the normal geometry of a
+        maximised window, so un-maximising restores it)."""
+        normal = self.normalGeometry() if self.isMaximized() else self.geometry()
+        return {
+            "x": normal.x(),
+            "y": normal.y(),
+            "width": normal.width(),
+            "height": normal.height(),
+            "maximized": self.isMaximized(),
+        }
+
+    def _place(self, placement: object) -> None:
+        """Apply ``_placement()`` data; ValueError naming the field that does not fit."""
+        if not isinstance(placement, dict):
+            raise ValueError("window must be an object with x, y, width, height and maximized")
+        fields = {"x": (-100_000, 100_000), "y": (-100_000, 100_000)}
+        fields |= {"width": (200, 100_000), "height": (150, 100_000)}
+        for key, (low, high) in fields.items():
+            value = placement.get(key)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise ValueError(f"window.{key} must be a whole number in [{low}, {high}]")
+        if not isinstance(placement.get("maximized", False), bool):
+            raise ValueError("window.maximized must be true or false")
+        self.setGeometry(placement["x"], placement["y"], placement["width"], placement["height"])
+        state = self.windowState() & ~Qt.WindowState.WindowMaximized
+        if placement.get("maximized"):
+            state |= Qt.WindowState.WindowMaximized
+        self.setWindowState(state)
+
     def _set_session(self, session: dict[str, Any]) -> None:
+        if "window" in session:
+            self._place(session["window"])
         try:
             apply_settings(self.parameters, session.get("parameters", {}))
         except ValueError as exc:
@@ -134,7 +167,8 @@ class MainWindow(QMainWindow):
     def _rebuild(self, session: dict[str, Any]) -> MainWindow:
         window = open_window(session, device=self.engine.device)
         window.remember = self.remember
-        window.setGeometry(self.geometry())
+        if "window" not in session:  # a session file without a placement: keep this one
+            window.setGeometry(self.geometry())
         window.show()
         self.successor = window
         self.close()

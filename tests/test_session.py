@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from PySide6.QtCore import Qt
 
 from posenc_gui.session import FORMAT, VERSION, last_session, parse_session, remember
 
@@ -201,3 +202,23 @@ def test_a_bad_session_on_the_command_line_exits_with_one_line(run_main, tmp_pat
         "(this posenc-gui reads version 1)"
     ]
     assert not (tmp_path / "t.png").exists()
+
+
+def test_the_window_comes_back_where_it_was_and_maximised(window, qtbot):
+    from posenc_gui.window import MainWindow
+
+    window.setGeometry(40, 50, 1111, 777)
+    session = window.session()
+    assert session["window"] == {"x": 40, "y": 50, "width": 1111, "height": 777, "maximized": False}
+    other = MainWindow(device="cpu")
+    qtbot.addWidget(other)
+    other.apply_session(session)
+    assert (other.width(), other.height()) == (1111, 777)
+    maximised = session | {"window": session["window"] | {"maximized": True}}
+    other.apply_session(maximised)
+    assert other.windowState() & Qt.WindowState.WindowMaximized
+    assert other.session()["window"]["maximized"] is True
+    with pytest.raises(ValueError, match=r"window.width must be a whole number in \[200"):
+        other.apply_session(session | {"window": session["window"] | {"width": "wide"}})
+    assert other.windowState() & Qt.WindowState.WindowMaximized  # the refusal changed nothing
+    other.close()
