@@ -55,6 +55,25 @@ def parse_session(data: bytes, source: str = "session") -> dict[str, Any]:
     return session
 
 
+def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """What differs between two sessions' settings, as ``name old → new`` (a tab's settings
+    prefixed by the tab's name), in the order the sessions list them."""
+    pairs = [("", before.get("parameters", {}), after.get("parameters", {}))]
+    for name, state in after.get("tabs", {}).items():
+        old = before.get("tabs", {}).get(name, {}).get("controls", {})
+        pairs.append((f"{name}.", old, state.get("controls", {})))
+    return [
+        f"{prefix}{key} {_shown(old.get(key))} → {_shown(value)}"
+        for prefix, old, new in pairs
+        for key, value in new.items()
+        if key in old and old[key] != value
+    ]
+
+
+def _shown(value: object) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def look(session: dict[str, Any]) -> Look:
     """The session's look (the default look where it has none)."""
     fields = session.get("look", {})

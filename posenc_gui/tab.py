@@ -98,6 +98,11 @@ class Tab(QWidget):
         return preset.kind in cls.preset_kinds
 
     @classmethod
+    def preset_page(cls, preset: Preset) -> str | None:
+        """The page that shows what ``preset`` sets, when this tab shows it (default: none)."""
+        return None
+
+    @classmethod
     def preset_parameters(cls, preset: Preset) -> dict[str, float]:
         """The shared parameters ``preset`` sets, as this tab reads it (default: none)."""
         return {}

@@ -23,7 +23,7 @@ from posenc_gui.menus import build_menus
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.paths import resource_path
 from posenc_gui.presets import Preset, load_presets, read_config_json
-from posenc_gui.session import FORMAT, VERSION, parse_session, remember, session_bytes
+from posenc_gui.session import FORMAT, VERSION, changes, parse_session, remember, session_bytes
 from posenc_gui.session import look as session_look
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.views.style import Look, current_look, set_look
@@ -52,6 +52,7 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget(objectName="tabs")
         self._context = TabContext(self.engine, self.parameters, registry.compare_entries())
         self._tab_classes = registry.tab_classes()
+        self._defaults: dict[str, dict[str, Any]] = {}  # each tab's state when it was built
         for tab_class in self._tab_classes:
             # A placeholder until the tab is first shown or asked for (``tab_at``): building
             # every tab's plots up front was most of the start-up time.
@@ -204,13 +205,21 @@ class MainWindow(QMainWindow):
                 raise ValueError(
                     f"{preset.name}: {key} {value:g} is outside the app's range {low:g} … {high:g}"
                 )
+        before = self.session()
         for name, value in shared.items():
             getattr(self.parameters, name).setValue(value)
         for tab_class in self._tab_classes:
             if preset.kind in tab_class.preset_kinds:
-                self.tab(tab_class.name).apply_preset(preset)
-        self.tabs.setCurrentWidget(self.tab(registry.tab_for_preset(preset).name))
-        return tr("Loaded {0}").format(preset.name)
+                tab = self.tab(tab_class.name)
+                tab.set_state(self._defaults[tab.name])  # nothing of an earlier preset stays
+                tab.apply_preset(preset)
+        shown = registry.tab_for_preset(preset)
+        self.tabs.setCurrentWidget(self.tab(shown.name))
+        page = shown.preset_page(preset)
+        if page is not None:
+            self.tab(shown.name).show_page(page)
+        changed = changes(before, self.session())
+        return tr("Loaded {0}: {1}").format(preset.name, ", ".join(changed) or tr("no change"))
 
     def import_config(self, data: bytes, source: str = "config.json") -> str:
         """Apply a model's config.json to the RoPE and extension tabs; returns a summary.
@@ -238,6 +247,7 @@ class MainWindow(QMainWindow):
         if isinstance(widget, Tab):
             return widget
         tab = self._tab_classes[index](self._context)
+        self._defaults[tab.name] = tab.state()
         tab.hovered.connect(self.hover_label.setText)
         current = self.tabs.currentIndex()
         with signals_blocked(self.tabs):  # the same tab stays shown: nothing changed for it

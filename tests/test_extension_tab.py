@@ -143,6 +143,26 @@ def test_other_presets_set_their_tabs(window, drive):
     assert window.parameters.d_model.value() == 512
 
 
+def test_a_preset_opens_its_page_resets_its_tabs_and_says_what_changed(window, drive):
+    relative = window.tab("relative")
+    drive(window, lambda: window.apply_preset(preset(window, "BLOOM-176B")), channel="relative")
+    assert relative.current_page() == "alibi"
+    said = []
+    drive(
+        window,
+        lambda: said.append(window.apply_preset(preset(window, "T5-base"))),
+        channel="relative",
+    )
+    assert relative.current_page() == "t5"
+    assert relative.n_heads.value() == 8  # BLOOM's 112 heads went with BLOOM
+    assert said[0].startswith("Loaded T5-base: d_model 128 → 768")
+    assert "relative.scheme alibi → t5" in said[0] and "relative.n_heads 112 → 8" in said[0]
+    llama = preset(window, "Llama-3.1-8B")
+    drive(window, lambda: window.apply_preset(llama), channel="extension")
+    assert window.tab("extension").current_page() == "frequencies"
+    assert window.tabs.currentWidget() is window.tab("extension")
+
+
 def test_config_import_applies_and_lists_ignored_keys(window, drive, tab):
     config = {
         "hidden_size": 3584,

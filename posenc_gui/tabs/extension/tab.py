@@ -73,6 +73,10 @@ class ExtensionTab(Tab):
     def shows_preset(cls, preset: Preset) -> bool:
         return preset.rope is not None and preset.rope.method != "default"
 
+    @classmethod
+    def preset_page(cls, preset: Preset) -> str | None:
+        return "dynamic" if preset.rope and preset.rope.method == "dynamic" else "frequencies"
+
     def __init__(self, context: TabContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
         self.method = QComboBox(objectName="method")

@@ -57,6 +57,10 @@ class RelativeTab(Tab):
     compare = COMPARE
 
     @classmethod
+    def preset_page(cls, preset: Preset) -> str | None:
+        return SCHEME_PAGES[preset.kind]
+
+    @classmethod
     def preset_parameters(cls, preset: Preset) -> dict[str, float]:
         return {"d_model": preset.config["d_model"]} if preset.kind == "t5" else {}
 

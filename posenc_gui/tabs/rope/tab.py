@@ -60,6 +60,10 @@ class RopeTab(Tab):
         return preset.rope is not None and preset.rope.method == "default"
 
     @classmethod
+    def preset_page(cls, preset: Preset) -> str | None:
+        return "tables"
+
+    @classmethod
     def preset_parameters(cls, preset: Preset) -> dict[str, float]:
         scaling = preset.rope
         return {} if scaling is None else {"head_dim": scaling.head_dim, "theta": scaling.base}
