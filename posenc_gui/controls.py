@@ -7,6 +7,8 @@ parameter's own units, so tests and automation can drive the app by name.
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QValidator
@@ -15,34 +17,106 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QSlider,
     QSpinBox,
+    QVBoxLayout,
     QWidget,
 )
 from superqt.utils import signals_blocked
 
 from posenc_gui.choices import format_number
+from posenc_gui.views.style import current_look
 
 _LOG_STEPS = 600  # slider positions across a log range: 100 per decade for 10 … 10^7
 
 
-class StepSpinBox(QSpinBox):
-    """A spin box that only accepts multiples of its single step (even numbers for step 2)."""
+# A number on its way to being typed: digits with separators, a point, an exponent.
+_PARTIAL_NUMBER = re.compile(r"[+-]?[\d,_ ]*\.?\d*([eE][+-]?\d*)?")
+
+
+def parse_number(text: str) -> float | None:
+    """What a person types for a number — ``1e7``, ``20,000,000``, ``1 000``, ``2_000`` — as a
+    float; None if it is not a finite number."""
+    try:
+        value = float(text.strip().replace(",", "").replace("_", "").replace(" ", ""))
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _validate(text: str, pos: int) -> tuple[QValidator.State, str, int]:
+    """Any number is acceptable while typing, in range or not (``refusal`` judges it on
+    Enter), and any start of one is allowed: no keystroke is dropped."""
+    if parse_number(text) is not None:
+        return QValidator.State.Acceptable, text, pos
+    if _PARTIAL_NUMBER.fullmatch(text.strip()):
+        return QValidator.State.Intermediate, text, pos
+    return QValidator.State.Invalid, text, pos
+
+
+def _out_of_range(name: str, low: float, high: float, value: float) -> str:
+    return f"{name} must be in [{format_number(low)}, {format_number(high)}], got {value:g}"
+
+
+class _TypedNumber:
+    """What both number boxes share: parse what was typed, and refuse (saying why, through
+    ``on_refused``) rather than clamp or round it."""
+
+    name = ""
+    on_refused: Callable[[str], None] = staticmethod(lambda message: None)
+
+    def refusal(self, value: float) -> str:  # overridden by each box
+        raise NotImplementedError
+
+    def typed(self, text: str, current: float) -> float:
+        value = parse_number(text)
+        message = "" if value is None else self.refusal(value)
+        self.on_refused(message)
+        return current if value is None or message else value
+
+
+class StepSpinBox(_TypedNumber, QSpinBox):
+    """Whole numbers in range that are multiples of the single step (even for step 2)."""
 
     def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
-        state, text, pos = super().validate(text, pos)
-        if state == QValidator.State.Acceptable and self.valueFromText(text) % self.singleStep():
-            state = QValidator.State.Intermediate
-        return state, text, pos
+        return _validate(text, pos)
 
-    def fixup(self, text: str) -> str:
-        try:
-            value = int(text)
-        except ValueError:
-            return text
-        step = self.singleStep()
-        return str(max(self.minimum(), min(self.maximum(), value - value % step)))
+    def valueFromText(self, text: str) -> int:
+        return int(self.typed(text, self.value()))
+
+    def refusal(self, value: float) -> str:
+        low, high, step = self.minimum(), self.maximum(), self.singleStep()
+        if not value.is_integer():
+            return f"{self.name} must be a whole number, got {value:g}"
+        if not low <= value <= high:
+            return _out_of_range(self.name, low, high, value)
+        if (value - low) % step:
+            return f"{self.name} must be a multiple of {step}, got {format_number(value)}"
+        return ""
+
+
+class NumberSpinBox(_TypedNumber, QDoubleSpinBox):
+    """Real numbers in range with at most ``decimals`` decimals, shown without trailing
+    zeros."""
+
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
+        return _validate(text, pos)
+
+    def valueFromText(self, text: str) -> float:
+        return self.typed(text, self.value())
+
+    def textFromValue(self, value: float) -> str:
+        return f"{value:.{self.decimals()}f}".rstrip("0").rstrip(".")
+
+    def refusal(self, value: float) -> str:
+        low, high = self.minimum(), self.maximum()
+        if not low <= value <= high:
+            return _out_of_range(self.name, low, high, value)
+        if round(value, self.decimals()) != value:
+            return f"{self.name} takes at most {self.decimals()} decimals, got {value!r}"
+        return ""
 
 
 class _SliderControl(QWidget):
@@ -53,7 +127,7 @@ class _SliderControl(QWidget):
     def __init__(
         self,
         name: str,
-        box: QSpinBox | QDoubleSpinBox,
+        box: StepSpinBox | NumberSpinBox,
         positions: int,
         parent: QWidget | None = None,
     ) -> None:
@@ -65,15 +139,27 @@ class _SliderControl(QWidget):
         self.box = box
         box.setKeyboardTracking(False)  # commit typed numbers on Enter, not per keystroke
         box.setMinimumWidth(90)
-        layout = QHBoxLayout(self)
+        # A typed number that cannot be used is refused here, next to the control.
+        self.refusal = QLabel(objectName="refusal", wordWrap=True, visible=False)
+        self.refusal.setStyleSheet(f"color: {current_look().error_colour};")
+        box.name, box.on_refused = name, self._show_refusal
+        row = QHBoxLayout()
+        row.addWidget(self.slider, 1)
+        row.addWidget(box)
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.slider, 1)
-        layout.addWidget(box)
+        layout.setSpacing(0)
+        layout.addLayout(row)
+        layout.addWidget(self.refusal)
         self.slider.valueChanged.connect(lambda pos: self.setValue(self._from_position(pos)))
         box.valueChanged.connect(self.setValue)
 
     def value(self) -> float:
         return self.box.value()
+
+    def _show_refusal(self, message: str) -> None:
+        self.refusal.setText(message)
+        self.refusal.setVisible(bool(message))
 
     def setValue(self, value: float) -> None:
         """Set the value (clamped and snapped to a valid one); emits only when it changes."""
@@ -162,10 +248,10 @@ class LogControl(_SliderControl):
         maximum: float,
         value: float,
         *,
-        decimals: int = 1,
+        decimals: int = 4,
         parent: QWidget | None = None,
     ) -> None:
-        box = QDoubleSpinBox()
+        box = NumberSpinBox()
         box.setRange(minimum, maximum)
         box.setDecimals(decimals)
         box.setStepType(QDoubleSpinBox.StepType.AdaptiveDecimalStepType)
@@ -195,8 +281,14 @@ def _log_position(value: float, low: float, high: float) -> int:
 
 
 def _log_value(position: int, low: float, high: float) -> float:
-    """The value at slider ``position`` on a log scale from ``low`` to ``high``."""
-    return 10.0 ** (math.log10(low) + (math.log10(high) - math.log10(low)) * position / _LOG_STEPS)
+    """The value at slider ``position`` on a log scale from ``low`` to ``high``: a round one
+    (two significant digits, so 180,000 rather than 181,970.1), the ends exact."""
+    if position <= 0:
+        return low
+    if position >= _LOG_STEPS:
+        return high
+    exact = 10.0 ** (math.log10(low) + (math.log10(high) - math.log10(low)) * position / _LOG_STEPS)
+    return float(f"{exact:.2g}")
 
 
 Value = int | float | bool | str

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from posenc_gui.controls import IntControl, LogControl
 
@@ -25,12 +26,64 @@ def test_even_control_snaps_and_clamps(d_model):
     assert seen == [6, 2048, 2]  # no echo without a change
 
 
-def test_typing_an_odd_number_is_not_accepted(d_model, qtbot):
-    d_model.box.lineEdit().selectAll()
-    qtbot.keyClicks(d_model.box.lineEdit(), "513")
-    d_model.box.interpretText()
-    assert d_model.value() % 2 == 0
-    assert d_model.value() == 512
+def type_into(control, qtbot, text: str) -> None:
+    """Select the number box's text, type ``text`` key by key, press Enter."""
+    line = control.box.lineEdit()
+    line.selectAll()
+    qtbot.keyClicks(line, text)
+    assert line.text() == text  # every keystroke arrived
+    qtbot.keyClick(line, Qt.Key.Key_Return)
+
+
+def test_typing_an_odd_number_is_refused_next_to_the_control(d_model, qtbot):
+    type_into(d_model, qtbot, "513")
+    assert d_model.value() == 128  # refused, not rounded to 512
+    assert d_model.refusal.text() == "d_model must be a multiple of 2, got 513"
+    assert not d_model.refusal.isHidden()
+    type_into(d_model, qtbot, "1,024")
+    assert d_model.value() == 1024 and d_model.refusal.isHidden()
+
+
+@pytest.fixture
+def theta(qtbot):
+    control = LogControl("theta", 10.0, 1e7, 10000.0)
+    qtbot.addWidget(control)
+    return control
+
+
+@pytest.mark.parametrize(
+    ("typed", "value"),
+    [("1e7", 1e7), ("2.5e5", 250000.0), ("20,000", 20000.0), ("500 000", 500000.0), ("12.5", 12.5)],
+)
+def test_theta_takes_what_a_person_types(theta, qtbot, typed, value):
+    type_into(theta, qtbot, typed)
+    assert theta.value() == value and theta.refusal.isHidden()
+
+
+def test_a_number_out_of_range_is_refused_whole(theta, qtbot):
+    type_into(theta, qtbot, "20000000")
+    assert theta.value() == 10000.0
+    assert theta.refusal.text() == "theta must be in [10, 1e+07], got 2e+07"
+    seq_len = IntControl("seq_len", 1, 1 << 20, 64, log=True)
+    qtbot.addWidget(seq_len)
+    type_into(seq_len, qtbot, "2000000")
+    assert seq_len.value() == 64
+    assert seq_len.refusal.text() == "seq_len must be in [1, 1,048,576], got 2e+06"
+
+
+def test_letters_are_not_numbers(theta, qtbot):
+    line = theta.box.lineEdit()
+    line.selectAll()
+    qtbot.keyClicks(line, "1x")
+    assert line.text() == "1"  # the letter is not a number's part
+
+
+def test_log_sliders_stop_at_round_values(theta):
+    for position in range(1, theta.slider.maximum(), 37):
+        theta.slider.setValue(position)
+        assert float(f"{theta.value():.2g}") == theta.value(), theta.value()
+    theta.slider.setValue(theta.slider.maximum())
+    assert theta.value() == 1e7
 
 
 def test_slider_moves_in_steps_of_the_parameter(d_model):

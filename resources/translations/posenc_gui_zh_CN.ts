@@ -4,10 +4,6 @@
   <context>
     <name />
     <message>
-      <source>Last session not restored: {reason}</source>
-      <translation>未恢复上次会话：{reason}</translation>
-    </message>
-    <message>
       <source>Principle</source>
       <translation>原理</translation>
     </message>
@@ -202,6 +198,10 @@
     <message>
       <source>base θ (log scale)</source>
       <translation>底数 θ（对数刻度）</translation>
+    </message>
+    <message>
+      <source>Last session not restored: {reason}</source>
+      <translation>未恢复上次会话：{reason}</translation>
     </message>
     <message>
       <source>sinusoidal, d_model {d}</source>
@@ -1120,8 +1120,12 @@
       <translation>已保存会话 {name}</translation>
     </message>
     <message>
-      <source>Loaded {0}</source>
-      <translation>已载入 {0}</translation>
+      <source>Loaded {0}: {1}</source>
+      <translation>已载入 {0}：{1}</translation>
+    </message>
+    <message>
+      <source>no change</source>
+      <translation>无变化</translation>
     </message>
     <message>
       <source>Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}</source>
