@@ -109,6 +109,14 @@ def apply_palette(look: Look) -> None:
         }
         for role, colour in colours.items():
             palette.setColor(role, QColor(colour))
+        # Disabled controls (a held seq_len, say) must look disabled on a dark ground too.
+        for role in (
+            QPalette.ColorRole.WindowText,
+            QPalette.ColorRole.Text,
+            QPalette.ColorRole.ButtonText,
+        ):
+            palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6f6f6f"))
+        palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Base, QColor("#2b2b2b"))
     app.setPalette(palette)
     font = app.font()
     font.setPointSizeF(BASE_POINTS * look.scale)

@@ -2,8 +2,9 @@
 
 ``python -m posenc_gui.bench [--json] [--quick] [--device cpu]`` changes every control of each
 tab in scripted steps at three sizes and reports, per tab and page: latency from control change to
-frame drawn (p50, p95), compute time, the longest event-loop stall, plus peak memory and the
-time from launch to the first drawn frame. It prints figures; it asserts nothing.
+frame drawn (p50, p95), compute time, the longest event-loop stall, plus peak memory, the
+time from launch to the first drawn frame, and how fast the command line answers ``--help``
+and refuses a bad argument. It prints figures; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import os  # noqa: E402
 import platform  # noqa: E402
 import resource  # noqa: E402
 import statistics  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 from dataclasses import asdict, dataclass  # noqa: E402
@@ -231,11 +233,30 @@ def run(sizes: Sequence[tuple[int, int, int]], steps: int, device: str | None) -
     }
 
 
+# The command line answers before Qt and torch load: --help, and a refused argument.
+COMMAND_LINES = (("--help",), ("--seq-len", "0"))
+
+
+def command_line_times(repeats: int = 3) -> dict[str, float]:
+    """Median wall time (s) of ``python -m posenc_gui ARGS`` in a fresh interpreter."""
+    times = {}
+    for args in COMMAND_LINES:
+        runs = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "posenc_gui", *args], capture_output=True)
+            runs.append(time.perf_counter() - start)
+        times[" ".join(args)] = round(statistics.median(runs), 3)
+    return times
+
+
 def _table(report: dict) -> str:
     lines = [
         f"device {report['device']} · {report['machine']}",
         f"first frame {report['first_frame_s']} s after launch · peak memory "
         f"{report['peak_rss_mb']} MB",
+        "command line: "
+        + ", ".join(f"posenc-gui {args} {s} s" for args, s in report["command_line_s"].items()),
         "",
         f"{'tab':<10} {'view':<12} {'seq_len':>9} {'d_model':>7} {'head':>5} "
         f"{'p50 ms':>8} {'p95 ms':>8} {'compute':>8} {'stall ms':>8}",
@@ -266,7 +287,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.steps < 2:
         parser.error(f"--steps must be at least 2, got {args.steps}")
     sizes = SIZES[:1] if args.quick else SIZES
-    report = run(sizes, 2 if args.quick else args.steps, args.device)
+    cli = command_line_times(1 if args.quick else 3)  # before this process loads Qt and torch
+    report = run(sizes, 2 if args.quick else args.steps, args.device) | {"command_line_s": cli}
     print(json.dumps(report, indent=1) if args.json else _table(report))
     return 0
 

@@ -136,6 +136,9 @@ class _SliderControl(QWidget):
         self._last: int | float | None = None
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, positions)
+        # A slider a finger can use: a long label wraps the control below it instead of
+        # squeezing it (the tabs' forms wrap long rows).
+        self.slider.setMinimumWidth(110)
         self.box = box
         box.setKeyboardTracking(False)  # commit typed numbers on Enter, not per keystroke
         box.setMinimumWidth(90)
@@ -335,6 +338,21 @@ def apply_settings(container: QWidget, values: dict[str, object]) -> None:
         raise ValueError(f"no setting named {', '.join(unknown)}")
     for name in (name for name in controls if name in values):
         set_control_value(controls[name], values[name])
+
+
+def reset_settings(container: QWidget, defaults: dict[str, Value]) -> None:
+    """Put the named settings back to ``defaults`` (from ``settings`` when the container was
+    built); a number whose range has moved since (a position beyond today's seq_len) goes to
+    the nearest value it may take, as a freshly built control would."""
+    controls = named_controls(container)
+    for name in (name for name in controls if name in defaults):
+        widget, value = controls[name], defaults[name]
+        if isinstance(widget, _SliderControl | QDoubleSpinBox) and not isinstance(value, str):
+            widget.setValue(float(value))
+        elif isinstance(widget, QSpinBox) and not isinstance(value, str):
+            widget.setValue(round(value))
+        else:
+            set_control_value(widget, value)
 
 
 def _choice(box: QComboBox, index: int) -> Value:

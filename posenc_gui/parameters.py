@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFormLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
 
 from posenc_gui.choices import D_MODEL_RANGE, HEAD_DIM_RANGE, SEQ_LEN_RANGE, THETA_RANGE
 from posenc_gui.controls import IntControl, LogControl
@@ -22,13 +22,28 @@ class ParameterPanel(QWidget):
         self.d_model = IntControl("d_model", *D_MODEL_RANGE, 128, step=2, log=True)
         self.head_dim = IntControl("head_dim", *HEAD_DIM_RANGE, 128, step=2)
         self.theta = LogControl("theta", *THETA_RANGE, 10000.0)
-        form = QFormLayout(self)
-        form.addRow(tr("seq_len (positions)"), self.seq_len)
-        form.addRow(tr("d_model (even)"), self.d_model)
-        form.addRow(tr("head_dim (RoPE, even)"), self.head_dim)
-        form.addRow(tr("base θ (log scale)"), self.theta)
+        self._form = form = QFormLayout(self)
+        self.holds: dict[str, QLabel] = {}  # why a parameter is held, under its control
+        for label, control in (
+            (tr("seq_len (positions)"), self.seq_len),
+            (tr("d_model (even)"), self.d_model),
+            (tr("head_dim (RoPE, even)"), self.head_dim),
+            (tr("base θ (log scale)"), self.theta),
+        ):
+            form.addRow(label, control)
+            hold = QLabel(objectName=f"{control.objectName()}_held", wordWrap=True)
+            form.addRow("", hold)
+            form.setRowVisible(hold, False)
+            self.holds[control.objectName()] = hold
         for control in (self.seq_len, self.d_model, self.head_dim, self.theta):
             control.setToolTip(
                 f"{control.objectName()}: {control.box.minimum():g} … {control.box.maximum():g}"
             )
             control.valueChanged.connect(self.changed)
+
+    def hold(self, name: str, reason: str) -> None:
+        """Hold parameter ``name`` where another setting put it, saying why under it (``""``
+        releases it)."""
+        getattr(self, name).setEnabled(not reason)
+        self.holds[name].setText(reason)
+        self._form.setRowVisible(self.holds[name], bool(reason))

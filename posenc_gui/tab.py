@@ -8,7 +8,7 @@ are placed (``add_view``, ``add_page``): those are what export and the command l
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from posenc_gui.comparison import Entry
-from posenc_gui.controls import apply_settings, settings
+from posenc_gui.controls import apply_settings, reset_settings, settings
 from posenc_gui.engine import Engine
 from posenc_gui.i18n import tr
 from posenc_gui.parameters import ParameterPanel
@@ -73,6 +73,7 @@ class Tab(QWidget):
         self.frame: Any = None
         self._views: dict[str, QWidget] = {}
         self._notes: dict[str, str] = {}  # what the message label says, by who said it
+        self._conditional: list[tuple[QWidget, Callable[[], bool]]] = []
         self.controls = QFormLayout()
         self.controls.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.message = QLabel()
@@ -107,6 +108,24 @@ class Tab(QWidget):
         """The shared parameters ``preset`` sets, as this tab reads it (default: none)."""
         return {}
 
+    def add_controls(
+        self,
+        rows: Sequence[tuple[str, QWidget]],
+        *,
+        applies: Callable[[], bool] | None = None,
+    ) -> None:
+        """Rows of the controls column (labels marked for translation, ``""`` for none); with
+        ``applies`` they show only while it holds — the page in front, the chosen method."""
+        for label, widget in rows:
+            self.controls.addRow(tr(label) if label else "", widget)
+            if applies is not None:
+                self._conditional.append((widget, applies))
+
+    def update_controls(self) -> None:
+        """Show the rows that apply now, hide the others."""
+        for widget, applies in self._conditional:
+            self.controls.setRowVisible(widget, applies())
+
     def add_view(self, name: str, view: QWidget, row: int, col: int) -> None:
         """Place view ``name`` (offered for export) in the tab's grid."""
         self.views.addWidget(view, row, col)
@@ -119,6 +138,7 @@ class Tab(QWidget):
         (default: all in one row)."""
         if self.pages is None:
             self.pages = QTabWidget(objectName="pages")
+            self.pages.currentChanged.connect(self.update_controls)
             self.views.addWidget(self.pages, 0, 0)
         page = QWidget(objectName=name)
         grid = QGridLayout(page)
@@ -178,6 +198,10 @@ class Tab(QWidget):
             "controls": settings(self),
         }
 
+    def reset(self, defaults: dict[str, Any]) -> None:
+        """Put every setting back to ``defaults`` (``settings(tab)`` when it was built)."""
+        reset_settings(self, defaults)
+
     def set_state(self, state: dict[str, Any]) -> None:
         """Apply ``state()`` data; ValueError naming the first setting that does not fit
         (settings before it stay applied: callers that need all-or-nothing restore a saved
@@ -205,6 +229,7 @@ class Tab(QWidget):
         Settings that do not fit together (``request`` raises ValueError) are named in the
         tab's message and the last good frame stays.
         """
+        self.update_controls()
         try:
             request = self.request()
         except ValueError as exc:

@@ -52,7 +52,7 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget(objectName="tabs")
         self._context = TabContext(self.engine, self.parameters, registry.compare_entries())
         self._tab_classes = registry.tab_classes()
-        self._defaults: dict[str, dict[str, Any]] = {}  # each tab's state when it was built
+        self._defaults: dict[str, dict[str, Any]] = {}  # each tab's settings when it was built
         for tab_class in self._tab_classes:
             # A placeholder until the tab is first shown or asked for (``tab_at``): building
             # every tab's plots up front was most of the start-up time.
@@ -211,7 +211,7 @@ class MainWindow(QMainWindow):
         for tab_class in self._tab_classes:
             if preset.kind in tab_class.preset_kinds:
                 tab = self.tab(tab_class.name)
-                tab.set_state(self._defaults[tab.name])  # nothing of an earlier preset stays
+                tab.reset(self._defaults[tab.name])  # nothing of an earlier preset stays
                 tab.apply_preset(preset)
         shown = registry.tab_for_preset(preset)
         self.tabs.setCurrentWidget(self.tab(shown.name))
@@ -247,7 +247,7 @@ class MainWindow(QMainWindow):
         if isinstance(widget, Tab):
             return widget
         tab = self._tab_classes[index](self._context)
-        self._defaults[tab.name] = tab.state()
+        self._defaults[tab.name] = settings(tab)
         tab.hovered.connect(self.hover_label.setText)
         current = self.tabs.currentIndex()
         with signals_blocked(self.tabs):  # the same tab stays shown: nothing changed for it

@@ -174,13 +174,15 @@ def test_token_labels_set_seq_len_and_label_the_axis(window, drive):
     drive(window, lambda: tab.label_tokens.setChecked(True))
     assert window.parameters.seq_len.value() == 7
     assert not window.parameters.seq_len.isEnabled()
+    held = window.parameters.holds["seq_len"]
+    assert "labels positions with tokens" in held.text() and not held.isHidden()
     assert drawn_tick_labels(tab.table_view.plot.getAxis("left")) == list("我爱你，中国。")
     assert drawn_tick_labels(tab.wave_view.plot.getAxis("bottom")) == list("我爱你，中国。")
     np.testing.assert_allclose(drawn_table(window), expected_table(7, 128, 10000.0), atol=1e-7)
     drive(window, lambda: tab.tokens.setText("Hello"))
     assert window.parameters.seq_len.value() == 5
     drive(window, lambda: tab.label_tokens.setChecked(False))
-    assert window.parameters.seq_len.isEnabled()
+    assert window.parameters.seq_len.isEnabled() and held.isHidden()
 
 
 def test_hover_readout_reports_the_drawn_value(window):

@@ -41,6 +41,8 @@ def test_quick_benchmark_reports_every_tab_and_page_as_json():
         assert set(row) == KEYS
         assert row["p95_ms"] >= row["p50_ms"] > 0 and row["compute_ms"] > 0
     assert report["peak_rss_mb"] > 0 and report["first_frame_s"] > 0
+    assert set(report["command_line_s"]) == {"--help", "--seq-len 0"}
+    assert all(seconds > 0 for seconds in report["command_line_s"].values())
 
 
 @pytest.mark.slow

@@ -215,3 +215,23 @@ def test_bad_config_changes_nothing(window, tab, data, message):
 def test_preset_menu_lists_every_preset(window):
     menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Presets")
     assert [action.text() for action in menu.actions()] == [p.name for p in window.presets]
+
+
+def test_only_the_chosen_methods_parameters_show(window, drive, tab):
+    def shown(widget) -> bool:
+        return not widget.isHidden()
+
+    assert tab.method.currentData() == "yarn"  # the default
+    assert shown(tab.beta_fast) and shown(tab.factor) and not shown(tab.low_freq_factor)
+    drive(window, lambda: tab.method.setCurrentIndex(tab.method.findData("llama3")), "extension")
+    assert shown(tab.low_freq_factor) and not shown(tab.beta_fast)
+    tab.method.setCurrentIndex(tab.method.findData("default"))
+    assert not shown(tab.factor) and shown(tab.original_context), tab.message.text()
+
+
+def test_a_preset_resets_to_defaults_that_fit_todays_ranges(window):
+    rope = window.tab("rope")  # built at seq_len 64: its position m starts at 10
+    window.parameters.seq_len.setValue(5)
+    rope.position.setValue(2)
+    window.apply_preset(preset(window, "LLaMA-2-7B"))
+    assert rope.position.value() == 4  # the default 10, as near as seq_len 5 allows

@@ -166,3 +166,19 @@ def test_asking_for_a_request_changes_nothing_on_screen(window):
     assert tab.message.text() == ""
     tab.pairs.editingFinished.emit()
     assert "pairs must be in [0, 63]" in tab.message.text()
+
+
+def test_controls_show_only_on_the_pages_they_change(window, drive):
+    tab = window.tab("rope")
+    drive(window, lambda: window.tabs.setCurrentWidget(tab), "rope")
+
+    def shown(widget) -> bool:
+        return not widget.isHidden()
+
+    tab.show_page("precision")
+    assert shown(tab.dtype) and not shown(tab.position) and not shown(tab.layout_choice)
+    tab.show_page("rotation")
+    assert shown(tab.position) and shown(tab.play) and not shown(tab.dtype)
+    assert not shown(tab.seed)  # q = k = 1: no seed to choose
+    drive(window, lambda: tab.query.setCurrentIndex(1), "rope")
+    assert shown(tab.seed)

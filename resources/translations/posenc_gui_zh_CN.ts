@@ -240,6 +240,10 @@
       <translation>绝对</translation>
     </message>
     <message>
+      <source>held at the sentence's length while the Absolute tab labels positions with tokens</source>
+      <translation>绝对编码标签页用词元标注位置时，固定为句子长度</translation>
+    </message>
+    <message>
       <source>interleaved (paper)</source>
       <translation>交错（论文）</translation>
     </message>
@@ -464,6 +468,22 @@
       <translation>动态 NTK</translation>
     </message>
     <message>
+      <source>Pause sweep</source>
+      <translation>暂停扫描</translation>
+    </message>
+    <message>
+      <source>longrope needs short_factor and long_factor lists: load a LongRoPE preset or a config.json that has them</source>
+      <translation>longrope 需要 short_factor 与 long_factor 列表：请载入 LongRoPE 预设或含有它们的 config.json</translation>
+    </message>
+    <message>
+      <source>LongRoPE factor lists: none (load a LongRoPE preset or config.json)</source>
+      <translation>LongRoPE 因子列表：无（请载入 LongRoPE 预设或 config.json）</translation>
+    </message>
+    <message>
+      <source>session</source>
+      <translation>会话</translation>
+    </message>
+    <message>
       <source>method</source>
       <translation>方法</translation>
     </message>
@@ -510,22 +530,6 @@
     <message>
       <source>sweep length</source>
       <translation>扫描长度</translation>
-    </message>
-    <message>
-      <source>Pause sweep</source>
-      <translation>暂停扫描</translation>
-    </message>
-    <message>
-      <source>longrope needs short_factor and long_factor lists: load a LongRoPE preset or a config.json that has them</source>
-      <translation>longrope 需要 short_factor 与 long_factor 列表：请载入 LongRoPE 预设或含有它们的 config.json</translation>
-    </message>
-    <message>
-      <source>LongRoPE factor lists: none (load a LongRoPE preset or config.json)</source>
-      <translation>LongRoPE 因子列表：无（请载入 LongRoPE 预设或 config.json）</translation>
-    </message>
-    <message>
-      <source>session</source>
-      <translation>会话</translation>
     </message>
     <message>
       <source>original 2π/θ_i</source>
@@ -1008,6 +1012,10 @@
       <translation>角度 m·θ mod 2π</translation>
     </message>
     <message>
+      <source>Pause</source>
+      <translation>暂停</translation>
+    </message>
+    <message>
       <source>q and k</source>
       <translation>q 与 k</translation>
     </message>
@@ -1038,10 +1046,6 @@
     <message>
       <source>precision dtype</source>
       <translation>精度类型</translation>
-    </message>
-    <message>
-      <source>Pause</source>
-      <translation>暂停</translation>
     </message>
     <message>
       <source>completes a turn within seq_len</source>

@@ -109,7 +109,10 @@ class AbsoluteTab(Tab):
     def _follow_tokens(self) -> None:
         """With token labels on, seq_len is the sentence length and cannot be moved."""
         on = self.label_tokens.isChecked()
-        self.parameters.seq_len.setEnabled(not on)
+        reason = tr(
+            "held at the sentence's length while the Absolute tab labels positions with tokens"
+        )
+        self.parameters.hold("seq_len", reason if on else "")
         if on and self.tokens.text():
             self.parameters.seq_len.setValue(len(self.tokens.text()))
             self.refresh()

@@ -102,24 +102,38 @@ class ExtensionTab(Tab):
         self.readout = QLabel(objectName="readout", wordWrap=True)
         self._lists: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
         self._show_lists(None)
-        for label, widget in (
-            (N_("method"), self.method),
-            (N_("factor s"), self.factor),
-            (N_("original L0"), self.original_context),
-            (N_("target context"), self.target_context),
-            (N_("partial rotary"), self.partial_rotary_factor),
-            (N_("YaRN beta_fast"), self.beta_fast),
-            (N_("YaRN beta_slow"), self.beta_slow),
-            (N_("YaRN mscale (0: unset)"), self.mscale),
-            (N_("YaRN mscale_all_dim"), self.mscale_all_dim),
-            ("", self.truncate),
-            (N_("Llama 3 low_freq"), self.low_freq_factor),
-            (N_("Llama 3 high_freq"), self.high_freq_factor),
-            ("", self.factor_lists),
-            (N_("sweep length"), self.sweep_length),
-            ("", self.sweep),
-        ):
-            self.controls.addRow(tr(label), widget)
+        method = self.method.currentData
+        self.add_controls([(N_("method"), self.method)])
+        self.add_controls([(N_("factor s"), self.factor)], applies=lambda: method() != "default")
+        self.add_controls(
+            [
+                (N_("original L0"), self.original_context),
+                (N_("target context"), self.target_context),
+                (N_("partial rotary"), self.partial_rotary_factor),
+            ]
+        )
+        self.add_controls(
+            [
+                (N_("YaRN beta_fast"), self.beta_fast),
+                (N_("YaRN beta_slow"), self.beta_slow),
+                (N_("YaRN mscale (0: unset)"), self.mscale),
+                (N_("YaRN mscale_all_dim"), self.mscale_all_dim),
+                ("", self.truncate),
+            ],
+            applies=lambda: method() == "yarn",
+        )
+        self.add_controls(
+            [
+                (N_("Llama 3 low_freq"), self.low_freq_factor),
+                (N_("Llama 3 high_freq"), self.high_freq_factor),
+            ],
+            applies=lambda: method() == "llama3",
+        )
+        self.add_controls([("", self.factor_lists)], applies=lambda: method() == "longrope")
+        self.add_controls(
+            [(N_("sweep length"), self.sweep_length), ("", self.sweep)],
+            applies=lambda: self.current_page() == "dynamic",
+        )
         for widget in (self.readout, self.message):
             self.controls.addRow(widget)
 

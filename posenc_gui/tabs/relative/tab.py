@@ -87,20 +87,37 @@ class RelativeTab(Tab):
         self.seed = QSpinBox(objectName="seed", minimum=0, maximum=2**31 - 1)
         note = QLabel(tr(NOTE), wordWrap=True)
         self.window_note = QLabel(objectName="window_note", wordWrap=True)
-        for label, widget in (
-            (N_("scheme"), self.scheme),
-            (N_("Shaw clip k"), self.max_relative_position),
-            (N_("query position i"), self.query_position),
-            (N_("T5 num_buckets"), self.num_buckets),
-            (N_("T5 max_distance"), self.max_distance),
-            ("", self.bidirectional),
-            (N_("ALiBi n_heads"), self.n_heads),
-            (N_("ALiBi head h"), self.head),
-            ("", self.causal),
-            (N_("seed (q, k, tables)"), self.seed),
-        ):
-            self.controls.addRow(tr(label), widget)
-        for widget in (self.message, note, self.window_note):
+        scheme, page = self.scheme.currentData, self.current_page
+        self.add_controls([(N_("scheme"), self.scheme)])
+        self.add_controls(
+            [(N_("Shaw clip k"), self.max_relative_position)],
+            applies=lambda: page() in ("distances", "scores") and scheme() == "shaw",
+        )
+        self.add_controls(
+            [(N_("query position i"), self.query_position)],
+            applies=lambda: page() == "distances",
+        )
+        self.add_controls(
+            [
+                (N_("T5 num_buckets"), self.num_buckets),
+                (N_("T5 max_distance"), self.max_distance),
+                ("", self.bidirectional),
+            ],
+            applies=lambda: page() == "t5" or (page() == "scores" and scheme() == "t5"),
+        )
+        self.add_controls(
+            [
+                (N_("ALiBi n_heads"), self.n_heads),
+                (N_("ALiBi head h"), self.head),
+                ("", self.causal),
+            ],
+            applies=lambda: page() == "alibi" or (page() == "scores" and scheme() == "alibi"),
+        )
+        self.add_controls(
+            [(N_("seed (q, k, tables)"), self.seed), ("", self.window_note)],
+            applies=lambda: page() == "scores",
+        )
+        for widget in (self.message, note):
             self.controls.addRow(widget)
 
         self.distance_view = HeatmapView(

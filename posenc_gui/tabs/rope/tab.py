@@ -100,23 +100,40 @@ class RopeTab(Tab):
         self.dtype.setCurrentText("bfloat16")
         self.readout = QLabel(objectName="invariance_readout", wordWrap=True)
         note = QLabel(tr(NOTE), wordWrap=True)
-        for label, widget in (
-            (N_("layout"), self.layout_choice),
-            (N_("q and k"), self.query),
-            (N_("seed"), self.seed),
-            (N_("table"), self.table),
-            (N_("rotation panels"), self.pair_count),
-            (N_("pairs shown"), self.pairs),
-            (N_("position m"), self.position),
-            ("", self.play),
-            (N_("query position m"), self.query_position),
-            (N_("key position n"), self.key_position),
-            (N_("shift t"), self.shift),
-            ("", self.log_distance),
-            (N_("precision dtype"), self.dtype),
-        ):
-            self.controls.addRow(tr(label), widget)
-        for widget in (self.readout, self.message, note):
+        on = self._on_page
+        self.add_controls(
+            [(N_("layout"), self.layout_choice)],
+            applies=lambda: on("tables", "rotation", "invariance", "layouts"),
+        )
+        self.add_controls(
+            [(N_("q and k"), self.query)], applies=lambda: on("rotation", "invariance")
+        )
+        self.add_controls(
+            [(N_("seed"), self.seed)],
+            applies=lambda: on("rotation", "invariance") and self.query.currentData() == "random",
+        )
+        self.add_controls([(N_("table"), self.table)], applies=lambda: on("tables"))
+        self.add_controls(
+            [
+                (N_("rotation panels"), self.pair_count),
+                (N_("pairs shown"), self.pairs),
+                (N_("position m"), self.position),
+                ("", self.play),
+            ],
+            applies=lambda: on("rotation"),
+        )
+        self.add_controls(
+            [
+                (N_("query position m"), self.query_position),
+                (N_("key position n"), self.key_position),
+                (N_("shift t"), self.shift),
+                ("", self.log_distance),
+                ("", self.readout),
+            ],
+            applies=lambda: on("invariance"),
+        )
+        self.add_controls([(N_("precision dtype"), self.dtype)], applies=lambda: on("precision"))
+        for widget in (self.message, note):
             self.controls.addRow(widget)
 
         self.table_view = HeatmapView(
@@ -221,6 +238,9 @@ class RopeTab(Tab):
             self.position.valueChanged,
         ):
             signal.connect(self.refresh_rotation)
+
+    def _on_page(self, *names: str) -> bool:
+        return self.current_page() in names
 
     def apply_preset(self, preset: Preset) -> None:
         if preset.kind == "rope":
