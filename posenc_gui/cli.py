@@ -6,6 +6,7 @@ is refused at once with a one-line message naming it (exit status 2).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -121,10 +122,22 @@ def _check(args: argparse.Namespace, export: bool) -> None:
             raise ValueError(
                 f"--out: the format comes from the suffix, one of {', '.join(FORMATS)}"
             )
-    if args.preset and fold_name(args.preset) not in map(fold_name, preset_names()):
-        raise ValueError(
-            f"--preset must be one of: {', '.join(preset_names())}; got {args.preset!r}"
-        )
+    if args.tab is not None:
+        spec = registry.spec(args.tab)
+        pages = spec.pages()
+        if args.page is not None and args.page not in pages:
+            raise ValueError(
+                f"--page must be one of {', '.join(pages) or '(none)'} on the {args.tab} tab, "
+                f"got {args.page!r}"
+            )
+        if args.view is not None and args.view not in spec.views:
+            raise ValueError(
+                f"--view must be one of {', '.join(sorted(spec.views))} on the {args.tab} "
+                f"tab, got {args.view!r}"
+            )
+    names = preset_names()
+    if args.preset and fold_name(args.preset) not in map(fold_name, names):
+        raise ValueError(f"--preset must be one of: {', '.join(names)}; got {args.preset!r}")
     for flag, path in (("--session", args.session), ("--config", args.config)):
         if path is not None and not Path(path).is_file():
             raise ValueError(f"{flag}: {path}: no such file")
@@ -152,6 +165,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     export = bool(argv) and argv[0] == "export"
     args = parse_args(argv[1:] if export else argv, export=export)
+    if args.list_views:
+        return list_views()
     from posenc_gui.run import run
 
     return run(args)
+
+
+def list_views() -> int:
+    """Print every view as a 'TAB VIEW' line (from the specs: nothing loads); quiet when the
+    reader stops early (``| head``)."""
+    try:
+        for spec in registry.specs():
+            print("\n".join(f"{spec.name} {view}" for view in sorted(spec.views)))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python would report the pipe again when it flushes at exit: point stdout elsewhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0

@@ -1,8 +1,9 @@
 """The registry of tabs: the one list the window, menus, command line, export, sessions, the
 Compare tab, the benchmark and the tests iterate. A new encoding adds one line to ``BUILT_IN``.
 
-The names are known without importing anything, so the command line can check ``--tab``
-before Qt and torch load; the classes are imported when first asked for.
+Each tab package's ``SPEC`` (``posenc_gui.tabspec``) loads without Qt or torch, so the command
+line checks ``--tab``, ``--page`` and ``--view`` and lists the views at once; the classes are
+imported when first asked for.
 """
 
 from __future__ import annotations
@@ -10,32 +11,39 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from posenc_gui.tabspec import TabSpec
+
 if TYPE_CHECKING:
     from posenc_gui.comparison import Entry
     from posenc_gui.presets import Preset
     from posenc_gui.tab import Tab
 
-# Tab name → "module:class", in the order the window shows them.
-BUILT_IN = {
-    "absolute": "posenc_gui.tabs.absolute.tab:AbsoluteTab",
-    "relative": "posenc_gui.tabs.relative.tab:RelativeTab",
-    "rope": "posenc_gui.tabs.rope.tab:RopeTab",
-    "extension": "posenc_gui.tabs.extension.tab:ExtensionTab",
-    "compare": "posenc_gui.tabs.compare.tab:CompareTab",
-}
+# The tab packages under posenc_gui.tabs, in the order the window shows them.
+BUILT_IN = ("absolute", "relative", "rope", "extension", "compare")
 _added: list[type[Tab]] = []
 
 
+def specs() -> tuple[TabSpec, ...]:
+    """Every registered tab's spec, in order; loads neither Qt nor torch."""
+    built_in = [import_module(f"posenc_gui.tabs.{package}").SPEC for package in BUILT_IN]
+    return (*built_in, *(tab.spec for tab in _added))
+
+
 def names() -> tuple[str, ...]:
-    """The registered tabs' names (the command line's ``--tab`` choices); imports nothing."""
-    return (*BUILT_IN, *(tab.name for tab in _added))
+    """The registered tabs' names (the command line's ``--tab`` choices)."""
+    return tuple(spec.name for spec in specs())
+
+
+def spec(name: str) -> TabSpec:
+    """The spec of the tab called ``name``."""
+    return next(spec for spec in specs() if spec.name == name)
 
 
 def tab_classes() -> tuple[type[Tab], ...]:
     """Every registered tab class, in the order the window shows them."""
     built_in = []
-    for where in BUILT_IN.values():
-        module, name = where.split(":")
+    for spec_ in specs()[: len(BUILT_IN)]:
+        module, name = spec_.tab.split(":")
         built_in.append(getattr(import_module(module), name))
     return (*built_in, *_added)
 

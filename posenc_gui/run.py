@@ -1,5 +1,5 @@
 """Running what the command line asked for (``posenc_gui.cli`` parsed it): the interactive
-app, ``--list-views``, ``--screenshot`` or an export. Qt and torch load here."""
+app, ``--screenshot`` or an export. Qt and torch load here."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def _with_options(session: dict[str, Any], args: argparse.Namespace) -> dict[str
     look = session_look(session).with_changes(
         **{key: value for key, value in changes.items() if value is not None}
     )
-    if args.export or args.list_views or args.screenshot:
+    if args.export or args.screenshot:
         session = {key: value for key, value in session.items() if key != "window"}
     return {
         **session,
@@ -154,22 +154,10 @@ def _headless(app: QApplication, window: MainWindow, args: argparse.Namespace) -
     return _after_first_frame(app, window, write_and_say)
 
 
-def _list_views(window: MainWindow) -> None:
-    """Every view as a 'TAB VIEW' line; quiet when the reader stops early (``| head``)."""
-    try:
-        for index in range(window.tabs.count()):
-            tab = window.tab_at(index)
-            print("\n".join(f"{tab.name} {view}" for view in sorted(tab.view_names())))
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # Python would report the pipe again when it flushes at exit: point stdout elsewhere.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-
-
 def run(args: argparse.Namespace) -> int:
     """Do what ``args`` (from ``cli.parse_args``) ask; returns the process exit code."""
-    headless = args.export or args.list_views or args.screenshot
-    if args.export or args.list_views:  # no window on screen by design
+    headless = args.export or args.screenshot
+    if args.export:  # no window on screen by design
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     if headless:
         quiet_platform_messages()
@@ -187,10 +175,6 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"posenc-gui: error: {exc}", file=sys.stderr)
         return 2
-    if args.list_views:
-        _list_views(window)
-        window.close()
-        return 0
     try:
         _apply_options(window, args)
     except ValueError as exc:  # UsageError, or a preset or config that does not fit

@@ -29,6 +29,7 @@ from posenc_gui.engine import Engine
 from posenc_gui.i18n import tr
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
+from posenc_gui.tabspec import TabSpec
 from posenc_gui.views.style import current_look
 
 
@@ -60,7 +61,8 @@ class Tab(QWidget):
     """
 
     hovered = Signal(str)
-    name: ClassVar[str]  # objectName, engine channel and command-line name
+    spec: ClassVar[TabSpec]  # its views and pages, known before it loads
+    name: ClassVar[str]  # spec.name: objectName, engine channel and command-line name
     title: ClassVar[str]  # shown on the tab (marked for translation)
     compute: ClassVar[staticmethod[..., Any]]  # compute(params, device) -> frame
     preset_kinds: ClassVar[tuple[str, ...]] = ()  # presets this tab takes settings from
@@ -129,7 +131,7 @@ class Tab(QWidget):
     def add_view(self, name: str, view: QWidget, row: int, col: int) -> None:
         """Place view ``name`` (offered for export) in the tab's grid."""
         self.views.addWidget(view, row, col)
-        self._declare(name, view)
+        self._declare(name, view, page=None)
 
     def add_page(
         self, name: str, title: str, views: Mapping[str, QWidget], *, columns: int | None = None
@@ -145,12 +147,14 @@ class Tab(QWidget):
         columns = columns or len(views)
         for index, (view_name, view) in enumerate(views.items()):
             grid.addWidget(view, index // columns, index % columns)
-            self._declare(view_name, view)
+            self._declare(view_name, view, page=name)
         self.pages.addTab(page, title)
 
-    def _declare(self, name: str, view: QWidget) -> None:
+    def _declare(self, name: str, view: QWidget, *, page: str | None) -> None:
         if name in self._views:
             raise ValueError(f"{self.name}: two views named {name!r}")
+        if name not in self.spec.views or self.spec.views[name] != page:
+            raise ValueError(f"{self.name}: view {name!r} on page {page!r} is not in its spec")
         self._views[name] = view
         if hasattr(view, "hovered"):
             view.hovered.connect(self.hovered)

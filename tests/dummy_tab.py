@@ -15,6 +15,7 @@ from posenc_gui.controls import IntControl
 from posenc_gui.encodings import binning
 from posenc_gui.encodings.window import Window, full
 from posenc_gui.tab import Tab, TabContext
+from posenc_gui.tabspec import TabSpec
 from posenc_gui.views import Curve, CurvesView
 
 
@@ -47,7 +48,8 @@ def dummy_curves(inputs: Inputs) -> tuple[CompareCurve, ...]:
 
 
 class DummyTab(Tab):
-    name, title = "dummy", "Dummy"
+    spec = TabSpec("dummy", "tests.dummy_tab:DummyTab", {"line": None})
+    name, title = spec.name, "Dummy"
     compute = staticmethod(compute_dummy)
     compare = (
         Entry(

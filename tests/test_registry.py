@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from PySide6.QtWidgets import QWidget
 
 from posenc_gui import registry
 from posenc_gui.cli import main
@@ -98,3 +99,17 @@ def test_a_registered_tab_survives_the_storm(dummy_window, qtbot):
 
 def test_every_built_in_tab_is_registered_under_its_own_name():
     assert [tab.name for tab in registry.tab_classes()] == list(registry.BUILT_IN)
+
+
+def test_each_tab_places_exactly_the_views_and_pages_of_its_spec(dummy_window):
+    for index in range(dummy_window.tabs.count()):
+        tab = dummy_window.tab_at(index)
+        assert set(tab.view_names()) == set(tab.spec.views), tab.name
+        assert tab.page_names() == tab.spec.pages(), tab.name
+    assert [spec.name for spec in registry.specs()] == [*registry.BUILT_IN, "dummy"]
+
+
+def test_a_view_outside_the_spec_is_refused(dummy_window):
+    tab = dummy_window.tab("dummy")
+    with pytest.raises(ValueError, match="'extra' on page None is not in its spec"):
+        tab.add_view("extra", QWidget(), 1, 0)

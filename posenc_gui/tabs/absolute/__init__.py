@@ -1,1 +1,9 @@
-"""The Absolute tab."""
+"""The Absolute tab. Its spec: what the command line knows of it without loading it."""
+
+from posenc_gui.tabspec import TabSpec
+
+SPEC = TabSpec(
+    "absolute",
+    "posenc_gui.tabs.absolute.tab:AbsoluteTab",
+    {"table": None, "wave": None, "similarity": None, "offset": None},
+)

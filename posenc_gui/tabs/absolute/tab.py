@@ -8,6 +8,7 @@ from posenc_gui.controls import IntControl
 from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import Preset
 from posenc_gui.tab import Tab, TabContext, parse_indices
+from posenc_gui.tabs.absolute import SPEC
 from posenc_gui.tabs.absolute.compute import (
     COMPARE,
     AbsoluteFrame,
@@ -26,7 +27,8 @@ NOTE = N_(
 
 
 class AbsoluteTab(Tab):
-    name, title = "absolute", N_("Absolute")
+    spec, title = SPEC, N_("Absolute")
+    name = SPEC.name
     compute = staticmethod(compute_absolute)
     preset_kinds = ("sinusoidal",)
     compare = COMPARE

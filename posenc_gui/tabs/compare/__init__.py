@@ -1,1 +1,9 @@
-"""The Compare tab."""
+"""The Compare tab. Its spec: what the command line knows of it without loading it."""
+
+from posenc_gui.tabspec import TabSpec
+
+SPEC = TabSpec(
+    "compare",
+    "posenc_gui.tabs.compare.tab:CompareTab",
+    {"similarity": None},
+)

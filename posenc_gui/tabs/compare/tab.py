@@ -19,6 +19,7 @@ from posenc_gui.comparison import CRITERIA, Setting
 from posenc_gui.controls import IntControl
 from posenc_gui.i18n import N_, tr
 from posenc_gui.tab import Tab, TabContext
+from posenc_gui.tabs.compare import SPEC
 from posenc_gui.tabs.compare.compute import CompareFrame, CompareParams, compute_compare
 from posenc_gui.views import Band, Curve, CurvesView
 
@@ -41,7 +42,8 @@ def _control(setting: Setting) -> IntControl | QSpinBox:
 
 
 class CompareTab(Tab):
-    name, title = "compare", N_("Compare")
+    spec, title = SPEC, N_("Compare")
+    name = SPEC.name
     compute = staticmethod(compute_compare)
 
     def __init__(self, context: TabContext, parent: QWidget | None = None) -> None:

@@ -15,6 +15,7 @@ from posenc_gui.encodings.rope_scaling import BLENDED, INTERPOLATED, KEPT, METHO
 from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import Preset
 from posenc_gui.tab import Tab, TabContext
+from posenc_gui.tabs.extension import SPEC
 from posenc_gui.tabs.extension.compute import ExtensionFrame, ExtensionParams, compute_extension
 from posenc_gui.views import Curve, CurvesView, Line, Span
 
@@ -65,7 +66,8 @@ def _region_spans(regions: tuple[str, ...]) -> list[Span]:
 
 
 class ExtensionTab(Tab):
-    name, title = "extension", N_("Context extension")
+    spec, title = SPEC, N_("Context extension")
+    name = SPEC.name
     compute = staticmethod(compute_extension)
     preset_kinds = ("rope",)
 

@@ -10,6 +10,7 @@ from posenc_gui.encodings import relative
 from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import Preset
 from posenc_gui.tab import Tab, TabContext
+from posenc_gui.tabs.relative import SPEC
 from posenc_gui.tabs.relative.compute import (
     COMPARE,
     SCHEMES,
@@ -51,7 +52,8 @@ def _show(
 
 
 class RelativeTab(Tab):
-    name, title = "relative", N_("Relative")
+    spec, title = SPEC, N_("Relative")
+    name = SPEC.name
     compute = staticmethod(compute_relative)
     preset_kinds = ("t5", "alibi")
     compare = COMPARE

@@ -1,1 +1,19 @@
-"""The Rope tab."""
+"""The RoPE tab. Its spec: what the command line knows of it without loading it."""
+
+from posenc_gui.tabspec import TabSpec
+
+SPEC = TabSpec(
+    "rope",
+    "posenc_gui.tabs.rope.tab:RopeTab",
+    {
+        "table": "tables",
+        "spectrum": "tables",
+        "rotation": "rotation",
+        "invariance": "invariance",
+        "decay": "invariance",
+        "layout": "layouts",
+        "permutation": "layouts",
+        "error": "precision",
+        "error_curve": "precision",
+    },
+)

@@ -19,6 +19,7 @@ from posenc_gui.encodings.rope import QueryKey
 from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import Preset
 from posenc_gui.tab import Tab, TabContext, parse_indices
+from posenc_gui.tabs.rope import SPEC
 from posenc_gui.tabs.rope.compute import (
     COMPARE,
     DTYPES,
@@ -50,7 +51,8 @@ def spread_pairs(count: int, n_pairs: int) -> list[int]:
 
 
 class RopeTab(Tab):
-    name, title = "rope", N_("RoPE")
+    spec, title = SPEC, N_("RoPE")
+    name = SPEC.name
     compute = staticmethod(compute_rope)
     preset_kinds = ("rope",)
     compare = COMPARE
