@@ -23,6 +23,7 @@ LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
 FORMATS = (".png", ".svg", ".csv", ".npy")
 SCALES = (1, 2, 4)
 DEVICES = ("cpu", "cuda", "mps")  # which of them torch can use here is known once it loads
+MAX_JSON_BYTES = 1_000_000  # a config.json or a session is a few kB: refuse anything absurd
 
 
 def fold_name(name: str) -> str:

@@ -6,6 +6,7 @@ is refused at once with a one-line message naming it (exit status 2).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from posenc_gui.choices import (
     EVEN_PARAMETERS,
     FORMATS,
     LANGUAGES,
+    MAX_JSON_BYTES,
     SCALES,
     SHARED_RANGES,
     THEMES,
@@ -139,8 +141,8 @@ def _check(args: argparse.Namespace, export: bool) -> None:
     if args.preset and fold_name(args.preset) not in map(fold_name, names):
         raise ValueError(f"--preset must be one of: {', '.join(names)}; got {args.preset!r}")
     for flag, path in (("--session", args.session), ("--config", args.config)):
-        if path is not None and not Path(path).is_file():
-            raise ValueError(f"{flag}: {path}: no such file")
+        if path is not None:
+            _check_json_file(flag, Path(path))
     for flag, path in (("--screenshot", getattr(args, "screenshot", None)), ("--out", args.out)):
         if path is not None:
             try:
@@ -170,6 +172,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     from posenc_gui.run import run
 
     return run(args)
+
+
+def _check_json_file(flag: str, path: Path) -> None:
+    """A file that exists, is small enough and holds JSON (what it says is checked once the
+    app has loaded); ValueError naming the option otherwise."""
+    if not path.is_file():
+        raise ValueError(f"{flag}: {path}: no such file")
+    if path.stat().st_size > MAX_JSON_BYTES:
+        raise ValueError(f"{flag}: {path}: larger than {MAX_JSON_BYTES:,} bytes")
+    try:
+        json.loads(path.read_bytes().decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"{flag}: {path}: not valid JSON ({exc})") from None
 
 
 def list_views() -> int:

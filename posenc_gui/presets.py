@@ -11,11 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from posenc_gui.choices import fold_name
+from posenc_gui.choices import MAX_JSON_BYTES, fold_name
 from posenc_gui.encodings.rope_scaling import RopeScaling
 from posenc_gui.paths import resource_path
-
-MAX_CONFIG_BYTES = 1_000_000  # a config.json is a few kB; refuse anything absurd
 
 
 @dataclass(frozen=True)
@@ -93,10 +91,10 @@ def read_config_json(data: bytes) -> tuple[Mapping[str, Any], RopeScaling]:
 
     ValueError names what is wrong: size, encoding, JSON syntax, or the key and the reason.
     """
-    if len(data) > MAX_CONFIG_BYTES:
+    if len(data) > MAX_JSON_BYTES:
         raise ValueError(
             f"config.json: {len(data):,} bytes is too large for a model config "
-            f"(at most {MAX_CONFIG_BYTES:,})"
+            f"(at most {MAX_JSON_BYTES:,})"
         )
     try:
         text = data.decode("utf-8-sig")

@@ -174,3 +174,14 @@ def test_a_start_that_qt_would_fail_prints_the_fix_first(environ, library, platf
 
     found = missing_platform_library(environ, lambda name: library, platform)
     assert (found is None) if hint is None else (hint in found)
+
+
+def test_a_file_that_is_not_json_is_refused_before_anything_loads(tmp_path, capsys):
+    from posenc_gui.cli import main
+
+    bad = tmp_path / "config.json"
+    bad.write_text('{"rope_theta": 1e6,', encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        main(["--config", str(bad)])
+    assert exit_.value.code == 2
+    assert f"--config: {bad}: not valid JSON" in capsys.readouterr().err
