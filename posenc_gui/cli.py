@@ -137,6 +137,10 @@ def _check(args: argparse.Namespace, export: bool) -> None:
                 f"--view must be one of {', '.join(sorted(spec.views))} on the {args.tab} "
                 f"tab, got {args.view!r}"
             )
+    every_page = sorted({page for spec in registry.specs() for page in spec.pages()})
+    if args.tab is None and args.page is not None and args.page not in every_page:
+        # which tab it belongs to is known once the session is; a typo is not a page anywhere
+        raise ValueError(f"--page must be one of {', '.join(every_page)}, got {args.page!r}")
     names = preset_names()
     if args.preset and fold_name(args.preset) not in map(fold_name, names):
         raise ValueError(f"--preset must be one of: {', '.join(names)}; got {args.preset!r}")
