@@ -102,8 +102,11 @@ def _apply_options(window: MainWindow, args: argparse.Namespace) -> None:
 
 
 def _after_first_frame(app: QApplication, window: MainWindow, write: Callable[[], object]) -> int:
-    """Run ``write`` once the shown tab's first frame is drawn, then quit; the exit code."""
+    """Run ``write`` once the shown tab's first frame is drawn, then quit; the exit code. A
+    frame that cannot be computed (settings that do not fit, a failed computation) ends the
+    run at once with the reason and status 1."""
     exit_code = [0]
+    channel = window.tabs.currentWidget().objectName()
 
     def write_now() -> None:
         try:
@@ -113,6 +116,18 @@ def _after_first_frame(app: QApplication, window: MainWindow, write: Callable[[]
             exit_code[0] = 1
         window.close()
 
+    def give_up(message: str) -> None:
+        print(f"posenc-gui: error: {channel}: no frame to write: {message}", file=sys.stderr)
+        exit_code[0] = 1
+        QTimer.singleShot(0, window.close)  # inside the event loop, so that it ends
+
+    def on_failure(failed_channel: str, message: str) -> None:
+        if failed_channel == channel:
+            give_up(message)
+
+    window.engine.failed.connect(on_failure)
+    window.tab(channel).refused.connect(give_up)
+
     def on_frame(channel: str, request_id: int, _ms: float) -> None:
         if channel == window.tabs.currentWidget().objectName() and window.engine.is_current(
             channel, request_id
@@ -121,6 +136,10 @@ def _after_first_frame(app: QApplication, window: MainWindow, write: Callable[[]
             QTimer.singleShot(SCREENSHOT_DELAY_MS, write_now)  # let layouts and paints settle
 
     window.engine.frame_drawn.connect(on_frame)
+    try:  # settings refused before this was listening: no frame is on its way
+        window.tab(channel).request()
+    except ValueError as exc:
+        give_up(str(exc))
     app.exec()
     return exit_code[0]
 

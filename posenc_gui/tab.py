@@ -61,6 +61,7 @@ class Tab(QWidget):
     """
 
     hovered = Signal(str)
+    refused = Signal(str)  # the controls do not fit together: no frame is coming
     spec: ClassVar[TabSpec]  # its views and pages, known before it loads
     name: ClassVar[str]  # spec.name: objectName, engine channel and command-line name
     title: ClassVar[str]  # shown on the tab (marked for translation)
@@ -238,6 +239,7 @@ class Tab(QWidget):
             request = self.request()
         except ValueError as exc:
             self.note("inputs", str(exc))
+            self.refused.emit(str(exc))
             return
         self.note("inputs", "\n".join(note for note in self.input_notes() if note))
         self.engine.submit(self.objectName(), type(self).compute, request, self._show)

@@ -207,3 +207,31 @@ def test_command_line_export_in_a_theme_and_a_language(tmp_path, run_main):
         "export", "--tab", "compare", "--view", "similarity", "--lang", "fr", "--out", str(out)
     )
     assert bad.returncode == 2 and "--lang: invalid choice: 'fr'" in bad.stderr
+
+
+@pytest.mark.slow
+def test_a_headless_run_whose_frame_cannot_be_made_ends_with_the_reason(tmp_path, run_main):
+    out = tmp_path / "ratio.png"
+    failed = run_main(
+        "export", "--tab", "extension", "--view", "ratio", "--head-dim", "2", "--out", str(out)
+    )
+    assert failed.returncode == 1 and "extension: no frame to write:" in failed.stderr
+    session = tmp_path / "longrope.json"
+    session.write_text(
+        '{"format": "posenc-gui session", "version": 1,'
+        ' "tabs": {"extension": {"controls": {"method": "longrope"}}}}',
+        encoding="utf-8",
+    )
+    refused = run_main(
+        "export",
+        "--tab",
+        "extension",
+        "--view",
+        "ratio",
+        "--session",
+        str(session),
+        "--out",
+        str(out),
+    )
+    assert refused.returncode == 1 and "longrope needs short_factor" in refused.stderr
+    assert not out.exists()
