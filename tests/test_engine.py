@@ -62,6 +62,20 @@ def test_a_failing_computation_reports_and_the_next_one_draws(qtbot, engine):
     assert drawn == ["ok"]
 
 
+@pytest.mark.parametrize("error", [SystemExit(3), GeneratorExit("stray")])
+def test_a_computation_raising_a_base_exception_keeps_the_worker_serving(qtbot, engine, error):
+    def leave(params, device):
+        raise error
+
+    drawn = []
+    with qtbot.waitSignal(engine.failed) as failure:
+        engine.submit("ch", leave, None, drawn.append)
+    assert failure.args[1].startswith(type(error).__name__)
+    with qtbot.waitSignal(engine.frame_drawn):
+        engine.submit("ch", lambda p, d: p, "still here", drawn.append)
+    assert drawn == ["still here"] and engine.is_running()
+
+
 def test_compute_gets_the_engine_device(qtbot, engine):
     seen = []
     with qtbot.waitSignal(engine.frame_drawn):

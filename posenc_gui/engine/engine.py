@@ -93,7 +93,10 @@ class _Worker(QObject):
             try:
                 with torch.inference_mode():
                     result = request.compute(request.params, torch.device(request.device))
-            except Exception as exc:  # shown in the status bar; the app carries on
+            # Shown in the status bar; the app carries on. BaseException too: a SystemExit
+            # raised by a compute must not end the worker (KeyboardInterrupt only ever reaches
+            # the main thread).
+            except BaseException as exc:
                 error, out_of_memory = f"{type(exc).__name__}: {exc}", _out_of_memory(exc)
             self.computed.emit(
                 request, result, (time.perf_counter() - start) * 1e3, error, out_of_memory
