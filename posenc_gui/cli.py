@@ -6,7 +6,6 @@ is refused at once with a one-line message naming it (exit status 2).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -18,7 +17,6 @@ from posenc_gui.choices import (
     EVEN_PARAMETERS,
     FORMATS,
     LANGUAGES,
-    MAX_JSON_BYTES,
     SCALES,
     SHARED_RANGES,
     THEMES,
@@ -26,7 +24,7 @@ from posenc_gui.choices import (
     format_number,
     preset_names,
 )
-from posenc_gui.files import check_writable_folder
+from posenc_gui.files import check_writable_folder, parse_json, read_file
 
 EXAMPLES = """\
 commands:
@@ -181,14 +179,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _check_json_file(flag: str, path: Path) -> None:
     """A file that exists, is small enough and holds JSON (what it says is checked once the
     app has loaded); ValueError naming the option otherwise."""
-    if not path.is_file():
+    if not path.exists():
         raise ValueError(f"{flag}: {path}: no such file")
-    if path.stat().st_size > MAX_JSON_BYTES:
-        raise ValueError(f"{flag}: {path}: larger than {MAX_JSON_BYTES:,} bytes")
     try:
-        json.loads(path.read_bytes().decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise ValueError(f"{flag}: {path}: not valid JSON ({exc})") from None
+        parse_json(read_file(path), str(path))
+    except ValueError as exc:
+        raise ValueError(f"{flag}: {exc}") from None
 
 
 def list_views() -> int:

@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+import json
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from posenc_gui.choices import MAX_JSON_BYTES
 
 
 def check_writable_folder(path: str | Path) -> Path:
@@ -51,9 +56,36 @@ def _umask() -> int:
     return mask
 
 
-def read_file(path: str | Path) -> bytes:
-    """The bytes of a config.json or session; ValueError with the reason if unreadable."""
+def read_file(path: str | Path, limit: int = MAX_JSON_BYTES) -> bytes:
+    """The bytes of a config.json or session; ValueError with the reason if it is missing,
+    not a regular file (a FIFO would block, /dev/zero never end) or larger than ``limit``
+    (checked before reading, and never more than ``limit + 1`` bytes read)."""
     try:
-        return Path(path).read_bytes()
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ValueError(f"{path}: not a regular file")
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
     except OSError as exc:
         raise ValueError(f"{path}: {exc.strerror}") from None
+    if len(data) > limit:
+        raise ValueError(f"{path}: larger than {limit:,} bytes: not a config or a session")
+    return data
+
+
+def parse_json(data: bytes, source: str) -> Any:
+    """UTF-8 JSON (a byte-order mark allowed) of at most ``MAX_JSON_BYTES``; ValueError naming
+    ``source`` if it is too large, not UTF-8, not valid JSON, or nested too deeply."""
+    if len(data) > MAX_JSON_BYTES:
+        raise ValueError(f"{source}: {len(data):,} bytes is too large (at most {MAX_JSON_BYTES:,})")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    except RecursionError:
+        raise ValueError(f"{source}: nested too deeply to be a config or a session") from None

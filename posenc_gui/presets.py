@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from posenc_gui.choices import MAX_JSON_BYTES, fold_name
+from posenc_gui.choices import fold_name
 from posenc_gui.encodings.rope_scaling import RopeScaling
+from posenc_gui.files import parse_json
 from posenc_gui.paths import resource_path
 
 
@@ -91,19 +92,5 @@ def read_config_json(data: bytes) -> tuple[Mapping[str, Any], RopeScaling]:
 
     ValueError names what is wrong: size, encoding, JSON syntax, or the key and the reason.
     """
-    if len(data) > MAX_JSON_BYTES:
-        raise ValueError(
-            f"config.json: {len(data):,} bytes is too large for a model config "
-            f"(at most {MAX_JSON_BYTES:,})"
-        )
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"config.json: not UTF-8 text (byte {exc.start})") from None
-    try:
-        config = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"config.json: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+    config = parse_json(data, "config.json")
     return config, RopeScaling.from_config(config)

@@ -11,6 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QSettings
 
+from posenc_gui.files import parse_json
 from posenc_gui.i18n import LANGUAGES
 from posenc_gui.views.style import Look
 
@@ -27,10 +28,7 @@ def session_bytes(session: dict[str, Any]) -> bytes:
 def parse_session(data: bytes, source: str = "session") -> dict[str, Any]:
     """The session in ``data``; ValueError naming ``source`` and the reason if it is not one
     this version of posenc-gui can read."""
-    try:
-        session = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{source}: not a posenc-gui session (not JSON: {exc})") from None
+    session = parse_json(data, source)
     if not isinstance(session, dict) or session.get("format") != FORMAT:
         raise ValueError(f'{source}: not a posenc-gui session (no "format": "{FORMAT}")')
     if session.get("version") != VERSION:

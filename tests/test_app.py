@@ -46,7 +46,7 @@ def test_main_starts_draws_saves_and_closes(tmp_path, run_main):
         (("--device", "tpu"), "argument --device: invalid choice: 'tpu'"),
         (("--seq-len", "many"), "invalid int value"),
         (("--tab", "rope", "--page", "nowhere"), "page must be one of tables, rotation"),
-        (("--page", "rotation"), "page must be one of (none) on the absolute tab"),
+        (("--tab", "absolute", "--page", "rotation"), "must be one of (none) on the absolute tab"),
         (("--page", "rotatoin"), "--page must be one of alibi, context, distances, dynamic"),
         (("--preset", "GPT-5"), "--preset must be one of: Transformer base (2017)"),
         (("--config", "/nonexistent/config.json"), "--config: /nonexistent/config.json: no such"),

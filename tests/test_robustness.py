@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QPushButton,
 from posenc_gui.controls import IntControl, LogControl
 from posenc_gui.engine import Engine
 from posenc_gui.engine import engine as engine_module
-from posenc_gui.files import write_atomic
+from posenc_gui.files import parse_json, read_file, write_atomic
 from tests.test_app import run_in_process
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -252,3 +252,23 @@ def test_closing_during_computation_and_animation_exits_cleanly():
     assert "QThread" not in result.stderr, result.stderr
     # the computation in flight (at most a second or so here) is the only thing to wait for
     assert float(result.stdout.split()[2]) < 30, result.stdout
+
+
+def test_reads_are_bounded_and_only_of_regular_files(tmp_path):
+    fifo = tmp_path / "config.json"
+    os.mkfifo(fifo)  # opening it to read would wait for a writer forever
+    with pytest.raises(ValueError, match="not a regular file"):
+        read_file(fifo)
+    with pytest.raises(ValueError, match="not a regular file"):
+        read_file("/dev/zero")  # would never end
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * 1_000_001)
+    with pytest.raises(ValueError, match="larger than 1,000,000 bytes"):
+        read_file(big)
+    with pytest.raises(ValueError, match="No such file"):
+        read_file(tmp_path / "missing.json")
+
+
+def test_deep_json_is_refused_with_a_message():
+    with pytest.raises(ValueError, match=r"config\.json: nested too deeply"):
+        parse_json(b'{"a": ' * 5000 + b"1" + b"}" * 5000, "config.json")

@@ -51,8 +51,9 @@ def test_a_saved_session_restores_every_setting_in_a_new_window(window, qtbot, t
 
 
 CORRUPT = [
-    (b"\xff\xfe not text", "not JSON"),
-    (b"{", "not JSON"),
+    (b"\xff\xfe not text", "not UTF-8 text"),
+    (b"{", "not valid JSON"),
+    (b"[" * 3000 + b"]" * 3000, "nested too deeply"),
     (b"[1, 2]", "not a posenc-gui session"),
     (json.dumps({"format": "something else", "version": 1}).encode(), "not a posenc-gui session"),
     (json.dumps({"format": FORMAT, "version": 99}).encode(), "version 99 cannot be read"),
@@ -222,3 +223,8 @@ def test_the_window_comes_back_where_it_was_and_maximised(window, qtbot):
         other.apply_session(session | {"window": session["window"] | {"width": "wide"}})
     assert other.windowState() & Qt.WindowState.WindowMaximized  # the refusal changed nothing
     other.close()
+
+
+def test_a_session_with_a_byte_order_mark_is_read():
+    session = {"format": FORMAT, "version": VERSION, "parameters": {"seq_len": 77}}
+    assert parse_session(b"\xef\xbb\xbf" + json.dumps(session).encode()) == session
