@@ -5,12 +5,13 @@ Every file is written atomically (``files.write_atomic``)."""
 from __future__ import annotations
 
 import csv
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters
-from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtCore import QBuffer, QIODevice, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication
@@ -123,8 +124,10 @@ def _write_svg(view: pg.GraphicsView, path: Path, caption: str | None) -> None:
 
     QSvgGenerator is used because pyqtgraph's SVGExporter fails on image items."""
     size = view.size()
+    buffer = QBuffer()  # Qt's own file writing would not say when the disk is full
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     generator = QSvgGenerator()
-    generator.setFileName(str(path))
+    generator.setOutputDevice(buffer)
     generator.setResolution(view.logicalDpiX())  # keeps embedded images and lines aligned
     generator.setSize(QSize(size.width(), size.height() + _caption_height(caption, 1)))
     generator.setViewBox(QRect(0, 0, size.width(), size.height() + _caption_height(caption, 1)))
@@ -134,7 +137,13 @@ def _write_svg(view: pg.GraphicsView, path: Path, caption: str | None) -> None:
     if caption:
         _draw_caption(painter, size.width(), size.height(), caption, 1)
     if not painter.end():
-        raise OSError(f"Qt could not write an SVG to {path}")
+        raise OSError(f"Qt could not draw an SVG of {type(view).__name__}")
+    svg = bytes(buffer.data().data())
+    try:
+        ET.fromstring(svg)  # whole and well-formed before anything is written
+    except ET.ParseError as exc:
+        raise OSError(f"Qt made an incomplete SVG of {type(view).__name__} ({exc})") from None
+    path.write_bytes(svg)
 
 
 def copy_view(view: pg.GraphicsView, *, scale: int = 1, caption: str | None = None) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import stat
@@ -41,12 +42,16 @@ def write_atomic(path: str | Path, write: Callable[[Path], object]) -> Path:
     os.close(handle)
     try:
         write(Path(temporary))
+        with open(temporary, "rb+") as written:  # on disk before it takes the target's name
+            os.fsync(written.fileno())
         os.chmod(temporary, 0o666 & ~_umask())  # as an ordinary new file: mkstemp made it 0600
         os.replace(temporary, target)
     except (OSError, ValueError) as exc:
         Path(temporary).unlink(missing_ok=True)
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise ValueError(f"{target}: cannot be written ({reason})") from None
+    for stale in target.parent.glob(f".{glob.escape(target.name)}.*.part"):
+        stale.unlink(missing_ok=True)  # left by an earlier run that was killed mid-write
     return target
 
 

@@ -235,3 +235,13 @@ def test_a_headless_run_whose_frame_cannot_be_made_ends_with_the_reason(tmp_path
     )
     assert refused.returncode == 1 and "longrope needs short_factor" in refused.stderr
     assert not out.exists()
+
+
+def test_an_svg_that_cannot_be_written_whole_leaves_nothing(window, tmp_path, monkeypatch):
+    def disk_full(self, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(type(tmp_path), "write_bytes", disk_full)
+    with pytest.raises(ValueError, match="No space left on device"):
+        export_view(window.tab("absolute").table_view, tmp_path / "table.svg")
+    assert list(tmp_path.iterdir()) == []

@@ -272,3 +272,15 @@ def test_reads_are_bounded_and_only_of_regular_files(tmp_path):
 def test_deep_json_is_refused_with_a_message():
     with pytest.raises(ValueError, match=r"config\.json: nested too deeply"):
         parse_json(b'{"a": ' * 5000 + b"1" + b"}" * 5000, "config.json")
+
+
+def test_a_stale_part_file_of_a_killed_run_is_swept_by_the_next_write(tmp_path):
+    target = tmp_path / "figure.png"
+    stale = tmp_path / ".figure.png.abc123.part"  # what a kill -9 mid-write leaves
+    stale.write_bytes(b"half a figure")
+    other = tmp_path / ".other.png.abc123.part"  # another target's: not ours to touch
+    other.write_bytes(b"")
+    write_atomic(target, lambda temporary: temporary.write_bytes(b"whole"))
+    assert target.read_bytes() == b"whole"
+    assert not stale.exists() and other.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.png.abc123.part", "figure.png"]
