@@ -75,8 +75,8 @@ def _open(args: argparse.Namespace, interactive: bool) -> MainWindow:
 
 
 def _apply_options(window: MainWindow, args: argparse.Namespace) -> None:
-    """Parameters, preset, config, tab, page and tokens from the command line, in that order;
-    UsageError naming the option that does not fit."""
+    """Parameters, preset, config, tab, page and tokens from the command line, in that order
+    (``cli`` checked the names already); ValueError naming what does not fit."""
     for name in SHARED_RANGES:
         if getattr(args, name) is not None:
             getattr(window.parameters, name).setValue(getattr(args, name))
@@ -93,12 +93,6 @@ def _apply_options(window: MainWindow, args: argparse.Namespace) -> None:
             raise UsageError(f"--{exc}") from None
     if args.tokens:  # the Absolute tab's own option
         apply_settings(window.tab("absolute"), {"label_tokens": True})
-    views = window.tab(args.tab).view_names() if args.tab else {}
-    if args.view and args.view not in views:
-        raise UsageError(
-            f"--view must be one of {', '.join(sorted(views))} on the {args.tab} tab, "
-            f"got {args.view!r}"
-        )
 
 
 def _after_first_frame(app: QApplication, window: MainWindow, write: Callable[[], object]) -> int:

@@ -1,9 +1,10 @@
 """What every tab shares: a controls column, a grid of named views, and one engine channel.
 
 A tab class declares what the rest of the app needs to know of it (``posenc_gui.registry`` lists
-the classes): its ``name`` and ``title``, its ``compute``, the preset kinds it takes settings
-from, and its encodings' entries on the Compare tab. Its views are declared by name when they
-are placed (``add_view``, ``add_page``): those are what export and the command line offer.
+the classes): its ``spec`` (name, views and pages), ``title``, ``compute``, the preset kinds it
+takes settings from, and its encodings' entries on the Compare tab. It places exactly the views
+of its spec (``add_view``, ``add_page`` refuse others): those are what export and the command
+line offer.
 """
 
 from __future__ import annotations
