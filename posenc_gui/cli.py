@@ -179,8 +179,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _check_json_file(flag: str, path: Path) -> None:
     """A file that exists, is small enough and holds JSON (what it says is checked once the
     app has loaded); ValueError naming the option otherwise."""
-    if not path.exists():
-        raise ValueError(f"{flag}: {path}: no such file")
     try:
         parse_json(read_file(path), str(path))
     except ValueError as exc:

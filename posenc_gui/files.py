@@ -18,10 +18,13 @@ from posenc_gui.choices import MAX_JSON_BYTES
 def check_writable_folder(path: str | Path) -> Path:
     """``path`` if its folder exists; ValueError naming it otherwise."""
     target = Path(path)
-    if not target.parent.is_dir():
-        raise ValueError(f"{target}: the folder {target.parent} does not exist")
-    if target.is_dir():
-        raise ValueError(f"{target}: is a folder, not a file name")
+    try:
+        if not target.parent.is_dir():
+            raise ValueError(f"{target}: the folder {target.parent} does not exist")
+        if target.is_dir():
+            raise ValueError(f"{target}: is a folder, not a file name")
+    except OSError as exc:  # a name too long, a folder that may not be searched
+        raise ValueError(f"{target}: cannot be written ({exc.strerror})") from None
     return target
 
 

@@ -51,12 +51,26 @@ def _choices(
     current: str,
     choose: Callable[[str], object],
 ) -> None:
-    """A group of checkable actions, one per choice (``name_<key>``)."""
+    """A group of checkable actions, one per choice (``name_<key>``). A choice that cannot be
+    made is refused in a dialog and the check goes back to the current choice."""
     group = QActionGroup(window)
+    actions: dict[str, QAction] = {}
+    chosen = [current]
+
+    def pick(key: str) -> None:
+        try:
+            choose(key)
+        except ValueError as exc:
+            actions[chosen[0]].setChecked(True)
+            QMessageBox.warning(window, tr("Not done"), str(exc))
+        else:
+            chosen[0] = key
+
     for key, label in choices.items():
-        action = _action(window, menu, label, f"{name}_{key}", partial(choose, key), checkable=True)
-        action.setChecked(key == current)
-        group.addAction(action)
+        actions[key] = _action(window, menu, label, f"{name}_{key}", partial(pick, key))
+        actions[key].setCheckable(True)
+        actions[key].setChecked(key == current)
+        group.addAction(actions[key])
 
 
 def build_menus(window: MainWindow) -> None:
@@ -109,7 +123,7 @@ def build_menus(window: MainWindow) -> None:
         view_menu,
         tr("&Presentation mode (larger fonts, thicker lines)"),
         "presentation",
-        lambda: window.change_look(presentation=not current_look().presentation),
+        lambda: _toggle_presentation(window, presentation),
         checkable=True,
         shortcut="F5",
     )
@@ -141,6 +155,14 @@ def build_menus(window: MainWindow) -> None:
 
 def _change_colormap(window: MainWindow, role: str, name: str) -> None:
     window.change_look(**{role: name})
+
+
+def _toggle_presentation(window: MainWindow, action: QAction) -> None:
+    try:
+        window.change_look(presentation=not current_look().presentation)
+    except ValueError as exc:
+        action.setChecked(current_look().presentation)
+        QMessageBox.warning(window, tr("Not done"), str(exc))
 
 
 def _about(window: MainWindow) -> None:

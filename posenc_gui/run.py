@@ -23,7 +23,7 @@ from posenc_gui.export import export_view
 from posenc_gui.files import read_file, write_atomic
 from posenc_gui.i18n import tr
 from posenc_gui.presets import find_preset
-from posenc_gui.session import last_session, parse_session
+from posenc_gui.session import last_session, parse_session, remember
 from posenc_gui.session import look as session_look
 from posenc_gui.window import MainWindow, open_window
 
@@ -53,25 +53,23 @@ def _with_options(session: dict[str, Any], args: argparse.Namespace) -> dict[str
 
 def _open(args: argparse.Namespace, interactive: bool) -> MainWindow:
     """The window: from ``--session``, else (interactive only) the last session, else the
-    defaults. A kept session that no longer fits is reported and the defaults are used."""
-    try:
-        chosen = (
-            parse_session(read_file(args.session), Path(args.session).name)
-            if args.session
-            else None
-        )
-        kept = last_session() if interactive and chosen is None else None
+    defaults. A kept session that cannot be read or no longer fits is reported once and
+    replaced by the defaults."""
+    if args.session:
         try:
-            return open_window(_with_options(chosen or kept or {}, args), device=args.device)
+            chosen = parse_session(read_file(args.session), Path(args.session).name)
+            return open_window(_with_options(chosen, args), device=args.device)
         except ValueError as exc:
-            if kept is None:
-                raise
-            window = open_window(_with_options({}, args), device=args.device)
-            message = tr("Last session not restored: {reason}").format(reason=exc)
-            window.statusBar().showMessage(message, 15_000)
-            return window
+            raise UsageError(f"--session: {exc}") from None
+    try:
+        kept = last_session() if interactive else None
+        return open_window(_with_options(kept or {}, args), device=args.device)
     except ValueError as exc:
-        raise UsageError(f"--session: {exc}") from None
+        window = open_window(_with_options({}, args), device=args.device)
+        remember(window.session())  # said once: the next start is a clean one
+        message = tr("Last session not restored: {reason}").format(reason=exc)
+        window.statusBar().showMessage(message, 15_000)
+        return window
 
 
 def _apply_options(window: MainWindow, args: argparse.Namespace) -> None:

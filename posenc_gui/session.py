@@ -18,6 +18,7 @@ from posenc_gui.views.style import Look
 FORMAT = "posenc-gui session"
 VERSION = 1
 _LAST = "last_session"
+KEYS = frozenset({"format", "version", "language", "look", "tab", "window", "parameters", "tabs"})
 
 
 def session_bytes(session: dict[str, Any]) -> bytes:
@@ -31,6 +32,9 @@ def parse_session(data: bytes, source: str = "session") -> dict[str, Any]:
     session = parse_json(data, source)
     if not isinstance(session, dict) or session.get("format") != FORMAT:
         raise ValueError(f'{source}: not a posenc-gui session (no "format": "{FORMAT}")')
+    unknown = sorted(set(session) - KEYS)
+    if unknown:
+        raise ValueError(f"{source}: no session key named {', '.join(map(repr, unknown))}")
     if session.get("version") != VERSION:
         raise ValueError(
             f"{source}: session version {session.get('version')!r} cannot be read "
@@ -40,10 +44,9 @@ def parse_session(data: bytes, source: str = "session") -> dict[str, Any]:
         look(session)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{source}: look: {exc}") from None
-    if session.get("language", "en") not in LANGUAGES:
-        raise ValueError(
-            f"{source}: language must be one of {', '.join(LANGUAGES)}, got {session['language']!r}"
-        )
+    name = session.get("language", "en")
+    if not isinstance(name, str) or name not in LANGUAGES:
+        raise ValueError(f"{source}: language must be one of {', '.join(LANGUAGES)}, got {name!r}")
     for key in ("parameters", "tabs"):
         if not isinstance(session.get(key, {}), dict):
             raise ValueError(f"{source}: {key} must be an object")
@@ -94,11 +97,11 @@ def remember(session: dict[str, Any]) -> None:
 
 
 def last_session() -> dict[str, Any] | None:
-    """The session of the last run, or None (also when what was kept is unreadable)."""
+    """The session of the last run, or None if none was kept; ValueError with the reason when
+    what was kept cannot be read (a damaged or hand-edited settings file)."""
     text = _settings().value(_LAST)
+    if text is None:
+        return None
     if not isinstance(text, str):
-        return None
-    try:
-        return parse_session(text.encode("utf-8"), "last session")
-    except ValueError:
-        return None
+        raise ValueError(f"the settings file holds a {type(text).__name__}, not a session")
+    return parse_session(text.encode("utf-8"), "last session")

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QScrollArea,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -93,9 +94,20 @@ class Tab(QWidget):
         scroll.setFixedWidth(360)
         self.views = QGridLayout()
         self.pages: QTabWidget | None = None
+        # Over the views while what they show is not what the controls say.
+        self.stale = QLabel(objectName="stale")
+        self.stale.setWordWrap(True)
+        self.stale.setStyleSheet(
+            "background: #6b6b6b; color: white; padding: 4px 8px; border-radius: 4px;"
+        )
+        self.stale.hide()
+        figures = QVBoxLayout()
+        figures.addWidget(self.stale)
+        figures.addLayout(self.views, 1)
         layout = QHBoxLayout(self)
         layout.addWidget(scroll)
-        layout.addLayout(self.views, 1)
+        layout.addLayout(figures, 1)
+        self.engine.failed.connect(self._on_failure)
 
     @classmethod
     def shows_preset(cls, preset: Preset) -> bool:
@@ -212,12 +224,21 @@ class Tab(QWidget):
         """Apply ``state()`` data; ValueError naming the first setting that does not fit
         (settings before it stay applied: callers that need all-or-nothing restore a saved
         state)."""
+        unknown = sorted(set(state) - set(self.state()))
+        if unknown:
+            raise ValueError(f"{self.name}: no tab setting named {', '.join(map(repr, unknown))}")
+        controls = state.get("controls")
+        if controls is not None and not isinstance(controls, dict):
+            raise ValueError(f"{self.name}: controls must be an object")
         try:
-            apply_settings(self, state.get("controls", {}))
+            apply_settings(self, controls or {})
         except ValueError as exc:
             raise ValueError(f"{self.name}: {exc}") from None
-        if state.get("page"):
-            self.show_page(state["page"])
+        page = state.get("page")
+        if page is not None:
+            if not isinstance(page, str):
+                raise ValueError(f"{self.name}: page must be a page name, got {page!r}")
+            self.show_page(page)
 
     def note(self, source: str, text: str = "") -> None:
         """Say ``text`` in the tab's message on behalf of ``source`` (``""`` withdraws it); the
@@ -240,6 +261,7 @@ class Tab(QWidget):
             request = self.request()
         except ValueError as exc:
             self.note("inputs", str(exc))
+            self.mark_stale(str(exc))
             self.refused.emit(str(exc))
             return
         self.note("inputs", "\n".join(note for note in self.input_notes() if note))
@@ -248,6 +270,16 @@ class Tab(QWidget):
     def _show(self, frame: Any) -> None:
         self.frame = frame  # what the views show now, parameters and windows included
         self.draw(frame)
+        self.stale.hide()
+
+    def mark_stale(self, reason: str) -> None:
+        """Say over the views that they show an earlier frame, and why, until a new one."""
+        self.stale.setText(tr("not current: {reason}").format(reason=reason))
+        self.stale.show()
+
+    def _on_failure(self, channel: str, message: str) -> None:
+        if channel == self.name:
+            self.mark_stale(message)
 
     def caption(self) -> str:
         """A figure caption: the encoding, seq_len and the other parameters its views show."""

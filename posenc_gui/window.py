@@ -172,6 +172,9 @@ class MainWindow(QMainWindow):
             window.setGeometry(self.geometry())
         window.show()
         self.successor = window
+        # Deleted, not just hidden: its signal connections (lambdas and bound methods) would
+        # keep every replaced window and its frames alive.
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.close()
         return window
 
@@ -264,8 +267,10 @@ class MainWindow(QMainWindow):
         return [widget for widget in widgets if isinstance(widget, Tab)]
 
     def refresh(self) -> None:
-        """Recompute the visible tab (hidden tabs catch up when shown)."""
-        self.tab_at(self.tabs.currentIndex()).refresh()
+        """Recompute the visible tab (hidden tabs catch up when shown), before any other."""
+        tab = self.tab_at(self.tabs.currentIndex())
+        self.engine.prefer(tab.name)
+        tab.refresh()
 
     def _on_frame(self, channel: str, request_id: int, compute_ms: float) -> None:
         self.timing_label.setText(tr("{0}: compute {1:.1f} ms").format(channel, compute_ms))

@@ -15,24 +15,34 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import shiboken6
 
 FRAME_TIMEOUT_MS = 20_000
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def window(qtbot) -> Iterator:
+def owned() -> Iterator[Callable]:
+    """``owned(window)``: close ``window`` after the test unless a rebuild already deleted it
+    (``qtbot.addWidget`` would close a deleted window)."""
+    windows: list = []
+    yield lambda win: windows.append(win) or win
+    for win in windows:
+        if shiboken6.isValid(win):
+            win.close()
+
+
+@pytest.fixture
+def window(qtbot, owned) -> Iterator:
     """A shown main window on the CPU whose first frame has been drawn."""
     from posenc_gui.window import MainWindow
 
-    win = MainWindow(device="cpu")
-    qtbot.addWidget(win)
+    win = owned(MainWindow(device="cpu"))
     win.show()
     qtbot.waitUntil(
         lambda: win.tab("absolute").table_view.image.image is not None, timeout=FRAME_TIMEOUT_MS
     )
-    yield win
-    win.close()
+    return win
 
 
 @pytest.fixture(autouse=True)

@@ -115,3 +115,46 @@ def test_cuda_frame_matches_cpu_frame():
             rtol=1e-6,
             atol=1e-6,
         )
+
+
+def _busy(engine, qtbot):
+    """Keep the worker busy until ``gate`` is set; ``finished`` is set when it lets go."""
+    gate, started, finished = threading.Event(), threading.Event(), threading.Event()
+
+    def hold(params, device):
+        started.set()
+        assert gate.wait(10)
+        finished.set()
+
+    engine.submit("busy", hold, None, lambda frame: None)
+    qtbot.waitUntil(started.is_set)
+    return gate, finished
+
+
+@pytest.mark.parametrize(
+    ("preferred", "expected"), [("visible", ["visible", "hidden"]), (None, ["hidden", "visible"])]
+)
+def test_the_preferred_channel_then_the_newest_request_is_computed_first(
+    qtbot, engine, preferred, expected
+):
+    order = []
+    gate, _ = _busy(engine, qtbot)
+    engine.prefer(preferred)
+    engine.submit("visible", lambda p, d: order.append(p), "visible", lambda frame: None)
+    engine.submit("hidden", lambda p, d: order.append(p), "hidden", lambda frame: None)
+    gate.set()
+    qtbot.waitUntil(lambda: len(order) == 2)
+    assert order == expected
+
+
+def test_shutdown_returns_promptly_mid_computation_and_nothing_is_drawn_after(qtbot):
+    engine = Engine("cpu")
+    gate, finished = _busy(engine, qtbot)
+    drawn = []
+    engine.submit("busy", lambda p, d: p, "late", drawn.append)
+    engine.shutdown()
+    assert not finished.is_set() and not engine.is_running()  # it did not wait for the compute
+    gate.set()
+    assert finished.wait(5)
+    qtbot.wait(100)
+    assert drawn == []

@@ -159,17 +159,15 @@ def test_the_english_window_shows_the_source_strings(window):
     assert sum(untranslated(text) for text in texts.values()) > 200  # the check can fail
 
 
-def test_the_language_menu_rebuilds_the_window_in_chinese(window, qtbot):
+def test_the_language_menu_rebuilds_the_window_in_chinese(window, owned):
     window.parameters.seq_len.setValue(99)
     action = window.findChild(type(window.menuBar().actions()[0]), "language_zh_CN")
     action.trigger()
-    chinese = window.successor
-    qtbot.addWidget(chinese)
+    chinese = owned(window.successor)
     assert chinese.menuBar().actions()[0].text() == "文件(&F)"
     assert chinese.tabs.tabText(0) == "绝对"
     assert chinese.parameters.seq_len.value() == 99  # settings survive the switch
     assert not window.isVisible()
-    chinese.close()
 
 
 def test_an_unknown_language_is_refused():

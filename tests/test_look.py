@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pyqtgraph as pg
 import pytest
@@ -84,33 +87,29 @@ def test_a_colormap_that_is_not_on_offer_is_refused():
         Look(theme="blue")
 
 
-def test_the_view_menu_rebuilds_the_window_and_keeps_every_setting(window, qtbot):
+def test_the_view_menu_rebuilds_the_window_and_keeps_every_setting(window, owned):
     window.tab("relative").n_heads.setValue(5)
     before = window.session()
     window.findChild(QAction, "theme_dark").trigger()
-    dark = window.successor
-    qtbot.addWidget(dark)
+    dark = owned(window.successor)
     after = dark.session()
     assert after["look"]["theme"] == "dark"
     assert {**after, "look": before["look"]} == before
     dark.findChild(QAction, "colormap_sequential_cividis").trigger()
-    cividis = dark.successor
-    qtbot.addWidget(cividis)
+    cividis = owned(dark.successor)
     assert cividis.session()["look"] == {**after["look"], "sequential": "cividis"}
     assert cividis.findChild(QAction, "colormap_sequential_cividis").isChecked()
-    cividis.close()
 
 
-def test_a_rebuilt_window_leaves_no_animation_running(window, qtbot):
+def test_a_rebuilt_window_leaves_no_animation_running(window, owned):
     from PySide6.QtCore import QTimer
 
     window.tab("rope").play.setChecked(True)
     window.tab("extension").sweep.setChecked(True)
     assert any(timer.isActive() for timer in window.findChildren(QTimer))
     window.findChild(QAction, "presentation").trigger()
-    qtbot.addWidget(window.successor)
+    owned(window.successor)
     assert not any(timer.isActive() for timer in window.findChildren(QTimer))
-    window.successor.close()
 
 
 @pytest.mark.parametrize("presentation", [False, True])
@@ -130,3 +129,74 @@ def test_a_curves_view_keeps_qgraphicsview_items(window):
     view = window.tab("absolute").wave_view
     drawn = view.items()  # QGraphicsView.items(): every item in the scene, not the curves
     assert all(item in drawn for item in view.curve_items) and len(drawn) > len(view.curve_items)
+
+
+def _resident_mb() -> float:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads /proc (Linux)")
+def test_rebuilds_release_the_windows_they_replace(window, qtbot):
+    import gc
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from shiboken6 import isValid
+
+    from posenc_gui.window import MainWindow
+
+    replaced = []
+
+    def switch(current, times):
+        for index in range(times):
+            replaced.append(current)
+            current = current.change_look(theme=("dark", "light")[index % 2])
+            qtbot.wait(20)
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        return current
+
+    current = switch(window, 2)  # the dark look's first build loads what it needs once
+    gc.collect()
+    start = _resident_mb()
+    before = {id(obj) for obj in gc.get_objects() if type(obj) is MainWindow and isValid(obj)}
+    current = switch(current, 24)
+    gc.collect()
+    # Only Python's handles of the deleted windows stay (the test holds them)
+    assert not any(isValid(old) for old in replaced)
+    live = [obj for obj in gc.get_objects() if type(obj) is MainWindow and isValid(obj)]
+    assert [obj for obj in live if id(obj) not in before] == [current]
+    assert _resident_mb() - start < 50
+    current.close()
+
+
+def test_a_theme_switch_keeps_held_and_clamped_settings(window, owned):
+    window.parameters.seq_len.setValue(64)
+    window.tab("rope").position.setValue(10)
+    window.tab("absolute").label_tokens.setChecked(True)  # holds seq_len at the sentence's 7
+    before = window.session()
+    window.findChild(QAction, "theme_dark").trigger()
+    dark = owned(window.successor)
+    assert {**dark.session(), "look": before["look"]} == before
+    assert dark.parameters.seq_len.value() == 7 and dark.tab("absolute").label_tokens.isChecked()
+
+
+def test_a_look_switch_that_fails_is_said_and_the_menu_shows_the_look_in_use(window, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    import posenc_gui.window
+
+    warnings = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: warnings.append(text))
+
+    def refuse(session, device=None):
+        raise ValueError("tabs.rope: position must be in [0, 6], got 10")
+
+    monkeypatch.setattr(posenc_gui.window, "open_window", refuse)
+    window.findChild(QAction, "theme_dark").trigger()
+    window.findChild(QAction, "presentation").trigger()
+    assert warnings == ["tabs.rope: position must be in [0, 6], got 10"] * 2
+    assert window.findChild(QAction, "theme_light").isChecked()
+    assert not window.findChild(QAction, "theme_dark").isChecked()
+    assert not window.findChild(QAction, "presentation").isChecked()
+    assert window.isVisible() and window.successor is None and window.engine.is_running()

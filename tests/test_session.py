@@ -228,3 +228,43 @@ def test_the_window_comes_back_where_it_was_and_maximised(window, qtbot):
 def test_a_session_with_a_byte_order_mark_is_read():
     session = {"format": FORMAT, "version": VERSION, "parameters": {"seq_len": 77}}
     assert parse_session(b"\xef\xbb\xbf" + json.dumps(session).encode()) == session
+
+
+@pytest.mark.parametrize(
+    ("kept", "reason"),
+    [
+        (["not", "a", "session"], "the settings file holds a list, not a session"),
+        ("{broken", "last session: not valid JSON"),
+        ('{"format": "posenc-gui session", "version": 1, "language": []}', "language must be"),
+        ('{"format": "posenc-gui session", "version": 1, "tab": {}}', "tab must be one of"),
+        (
+            '{"format": "posenc-gui session", "version": 1, "parameters": {"seq_len": "many"}}',
+            "parameters: seq_len",
+        ),
+        (
+            '{"format": "posenc-gui session", "version": 1, '
+            '"tabs": {"rope": {"controls": {"position": [1, [2]]}}}}',
+            "rope: position",
+        ),
+    ],
+)
+def test_corrupt_kept_settings_are_reported_once_and_replaced(qapp, kept, reason):
+    from posenc_gui.cli import parse_args
+    from posenc_gui.run import _open
+    from posenc_gui.session import _settings
+    from posenc_gui.window import MainWindow
+
+    store = _settings()
+    store.setValue("last_session", kept)
+    store.sync()
+    window = _open(parse_args(["--device", "cpu"]), interactive=True)
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Last session not restored: ") and reason in message, message
+    fresh = MainWindow(device="cpu")
+    assert window.session()["parameters"] == fresh.session()["parameters"]  # the defaults
+    fresh.close()
+    window.close()
+    assert last_session() is not None  # replaced by a readable session: the next start is clean
+    again = _open(parse_args(["--device", "cpu"]), interactive=True)
+    assert again.statusBar().currentMessage() == ""
+    again.close()

@@ -5,6 +5,9 @@ from __future__ import annotations
 import math
 import numbers
 
+MAX_DIM = 1 << 16  # model, head and rotary dimensions (real models stay under 2^14)
+MAX_ELEMENTS = 1 << 28  # in one table: 2 GiB of float64, refused before it is allocated
+
 
 def check_int(name: str, value: object, low: int, high: int | None = None) -> int:
     """Return ``value`` as int if it is an integer in ``[low, high]``, else raise."""
@@ -40,3 +43,9 @@ def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
     return str(value)
+
+
+def check_elements(what: str, count: int) -> None:
+    """Raise if a table of ``count`` numbers (``what``: its shape in words) is too large."""
+    if count > MAX_ELEMENTS:
+        raise ValueError(f"{what} is {count:,} numbers, more than the {MAX_ELEMENTS:,} allowed")

@@ -12,13 +12,14 @@ import math
 import torch
 
 from posenc_gui.encodings import sinusoidal
-from posenc_gui.encodings._checks import check_int
+from posenc_gui.encodings._checks import MAX_DIM, check_elements, check_even, check_int
 
 
 def relative_positions(q_len: int, k_len: int | None = None) -> torch.Tensor:
     """``r[i, j] = j − i``, int64 ``[q_len, k_len]`` (``k_len`` defaults to ``q_len``)."""
     q_len = check_int("q_len", q_len, 1)
     k_len = q_len if k_len is None else check_int("k_len", k_len, 1)
+    check_elements("q_len × k_len", q_len * k_len)
     return torch.arange(k_len)[None, :] - torch.arange(q_len)[:, None]
 
 
@@ -31,6 +32,8 @@ def sinusoidal_relative_table(
     even), so no embedding lookup with negative indices. Returns ``[seq_len, seq_len, d_model]``.
     """
     seq_len = check_int("seq_len", seq_len, 1)
+    d_model = check_even("d_model", d_model, 2, MAX_DIM)
+    check_elements("seq_len × seq_len × d_model", seq_len**2 * d_model)
     distances = torch.arange(-(seq_len - 1), seq_len)
     by_distance = sinusoidal.encode(distances, d_model, base, dtype=dtype)  # [2L-1, d]
     return by_distance[relative_positions(seq_len) + seq_len - 1]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import torch
 
 from posenc_gui.encodings import sinusoidal
-from posenc_gui.encodings._checks import check_base, check_choice, check_even
+from posenc_gui.encodings._checks import MAX_DIM, check_base, check_choice, check_even
 from posenc_gui.encodings.binning import mean_cos_sin, run_means
 
 __all__ = [
@@ -75,7 +75,7 @@ def inv_freq(
 
     ``rotary_dim`` (even, ≤ head_dim) defaults to ``head_dim``.
     """
-    head_dim = check_even("head_dim", head_dim)
+    head_dim = check_even("head_dim", head_dim, 2, MAX_DIM)
     rotary_dim = (
         head_dim if rotary_dim is None else check_even("rotary_dim", rotary_dim, 2, head_dim)
     )
@@ -107,7 +107,7 @@ def angles(positions: Positions, inv_freq: torch.Tensor) -> torch.Tensor:
 
 def pair_channels(rotary_dim: int, layout: str = "interleaved") -> torch.Tensor:
     """The two physical channels of each pair, int64 ``[rotary_dim // 2, 2]``."""
-    rotary_dim = check_even("rotary_dim", rotary_dim)
+    rotary_dim = check_even("rotary_dim", rotary_dim, 2, MAX_DIM)
     layout = check_choice("layout", layout, LAYOUTS)
     i = torch.arange(rotary_dim // 2)
     if layout == "interleaved":

@@ -12,7 +12,14 @@ from collections.abc import Sequence
 
 import torch
 
-from posenc_gui.encodings._checks import check_base, check_choice, check_even, check_int
+from posenc_gui.encodings._checks import (
+    MAX_DIM,
+    check_base,
+    check_choice,
+    check_elements,
+    check_even,
+    check_int,
+)
 from posenc_gui.encodings.binning import mean_cos_sin, run_means
 
 LAYOUTS = ("interleaved", "concat")
@@ -20,7 +27,7 @@ LAYOUTS = ("interleaved", "concat")
 
 def frequencies(d_model: int, base: float = 10000.0) -> torch.Tensor:
     """Angular frequencies ``ω_i = base^(-2i/d_model)``, float64, shape ``[d_model // 2]``."""
-    d_model = check_even("d_model", d_model)
+    d_model = check_even("d_model", d_model, 2, MAX_DIM)
     base = check_base("base", base)
     # 1 / base^(2i/d): the paper's p / base^(2i/d), written as the reference implementations do.
     return 1.0 / base ** (torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
@@ -79,6 +86,7 @@ def table(
 ) -> torch.Tensor:
     """The encoding table for positions ``0 … seq_len-1``. Returns ``[seq_len, d_model]``."""
     seq_len = check_int("seq_len", seq_len, 1)
+    check_elements("seq_len × d_model", seq_len * check_even("d_model", d_model, 2, MAX_DIM))
     positions = torch.arange(seq_len, dtype=torch.float64, device=device)
     return encode(positions, d_model, base, layout=layout, dtype=dtype, device=device)
 
@@ -90,6 +98,7 @@ def similarity_matrix(
 
     Both layouts give the same matrix: they only permute channels.
     """
+    check_elements("seq_len × seq_len", check_int("seq_len", seq_len, 1) ** 2)
     pe = table(seq_len, d_model, base, dtype=torch.float64)
     sim = pe @ pe.T
     return sim / (d_model / 2) if cosine else sim

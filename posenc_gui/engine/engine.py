@@ -5,8 +5,9 @@ How a slider move becomes a frame:
    next id and becomes its channel's latest.
 2. If the worker is busy, the request waits in the pending slot of its channel, replacing any
    older one there: a replaced request is never computed.
-3. Worker thread: takes pending requests one by one, runs ``compute(params, device)`` and emits
-   the result (or the error) with the time it took.
+3. Worker thread: takes the waiting requests one by one — the preferred channel's (the visible
+   tab's) first, then the newest — runs ``compute(params, device)`` and emits the result (or the
+   error) with the time it took.
 4. GUI thread: ``_deliver`` drops a result whose id is no longer its channel's latest; otherwise
    it calls ``on_frame(result)`` to draw and emits ``frame_drawn``.
 """
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch
-from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 
 from posenc_gui.engine.device import check_device, default_device
 
@@ -40,34 +41,46 @@ class Request:
 
 
 class _PendingRequests:
-    """At most one waiting request per channel, shared by both threads under a lock."""
+    """At most one waiting request per channel, shared by both threads under a condition."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._ready = threading.Condition()
         self._waiting: dict[str, Request] = {}
-        self._worker_busy = False
+        self._preferred: str | None = None
+        self._stopped = False
 
-    def put(self, request: Request) -> bool:
-        """Queue ``request``; True when the worker is idle and must be woken."""
-        with self._lock:
-            self._waiting.pop(request.channel, None)  # latest wins: the older one is dropped
+    def put(self, request: Request) -> None:
+        """Queue ``request`` (latest wins: an older one of its channel is dropped)."""
+        with self._ready:
+            if self._stopped:
+                return
+            self._waiting.pop(request.channel, None)
             self._waiting[request.channel] = request
-            wake = not self._worker_busy
-            self._worker_busy = True
-            return wake
+            self._ready.notify()
+
+    def prefer(self, channel: str | None) -> None:
+        """Serve ``channel`` first while it has a request waiting."""
+        with self._ready:
+            self._preferred = channel
 
     def take(self) -> Request | None:
-        """The oldest waiting request, or None (and the worker counts as idle again)."""
-        with self._lock:
-            if not self._waiting:
-                self._worker_busy = False
+        """The next request to compute (waits for one); None once stopped."""
+        with self._ready:
+            while not self._waiting and not self._stopped:
+                self._ready.wait()
+            if self._stopped:
                 return None
-            channel = next(iter(self._waiting))
+            channel = self._preferred
+            if channel not in self._waiting:
+                channel = next(reversed(self._waiting))  # the newest: what was just asked for
             return self._waiting.pop(channel)
 
-    def clear(self) -> None:
-        with self._lock:
+    def stop(self) -> None:
+        """Drop every waiting request and let ``take`` return None from now on."""
+        with self._ready:
             self._waiting.clear()
+            self._stopped = True
+            self._ready.notify_all()
 
 
 def _out_of_memory(exc: BaseException) -> bool:
@@ -78,15 +91,23 @@ def _out_of_memory(exc: BaseException) -> bool:
 
 
 class _Worker(QObject):
+    """Computes requests on a thread of its own until the queue stops.
+
+    A Python thread rather than a QThread: closing the window must not wait for a long
+    computation, and a Python thread still running at exit is joined by the interpreter (a
+    QThread destroyed while running aborts the process). Not a daemon: a daemon thread inside
+    torch when the interpreter finalises aborts the process too.
+    """
+
     # request, result, compute ms, error text ("" if none), whether it ran out of memory
     computed = Signal(object, object, float, str, bool)
 
     def __init__(self, pending: _PendingRequests) -> None:
         super().__init__()
         self._pending = pending
+        self.serving = threading.Thread(target=self._serve, name="posenc-engine")
 
-    @Slot()
-    def drain(self) -> None:
+    def _serve(self) -> None:
         while (request := self._pending.take()) is not None:
             start = time.perf_counter()
             result, error, out_of_memory = None, "", False
@@ -98,18 +119,18 @@ class _Worker(QObject):
             # the main thread).
             except BaseException as exc:
                 error, out_of_memory = f"{type(exc).__name__}: {exc}", _out_of_memory(exc)
+            # Emitted from this thread, queued to the Engine's slot on the GUI thread.
             self.computed.emit(
                 request, result, (time.perf_counter() - start) * 1e3, error, out_of_memory
             )
 
 
 class Engine(QObject):
-    """Runs tab computations on one dedicated QThread; lives in the GUI thread."""
+    """Runs tab computations on one worker thread; lives in the GUI thread."""
 
     frame_drawn = Signal(str, int, float)  # channel, request id, compute ms
     failed = Signal(str, str)  # channel, message
     device_changed = Signal(str)
-    _wake = Signal()
 
     def __init__(self, device: str | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -117,14 +138,11 @@ class Engine(QObject):
         self._pending = _PendingRequests()
         self._latest: dict[str, int] = {}
         self._next_id = 0
-        self._thread = QThread()
-        self._thread.setObjectName("posenc-engine")
+        self._stopped = False
         self._worker = _Worker(self._pending)
-        self._worker.moveToThread(self._thread)
-        self._wake.connect(self._worker.drain)
         # A bound method of this GUI-thread object, so delivery runs on the GUI thread.
         self._worker.computed.connect(self._deliver)
-        self._thread.start()
+        self._worker.serving.start()
         app = QCoreApplication.instance()
         if app is not None:  # a window destroyed without closing must still stop the thread
             app.aboutToQuit.connect(self.shutdown)
@@ -147,13 +165,16 @@ class Engine(QObject):
         self._next_id += 1
         request = Request(self._next_id, channel, compute, params, self._device, on_frame)
         self._latest[channel] = request.id
-        if self._pending.put(request):
-            self._wake.emit()
+        self._pending.put(request)
         return request.id
 
+    def prefer(self, channel: str | None) -> None:
+        """Compute ``channel``'s request (the visible tab's) before any other waiting one."""
+        self._pending.prefer(channel)
+
     def is_running(self) -> bool:
-        """Whether the worker thread is alive (False after ``shutdown``)."""
-        return self._thread.isRunning()
+        """Whether the engine still takes requests (False after ``shutdown``)."""
+        return self._worker.serving.is_alive() and not self._stopped
 
     def is_current(self, channel: str, request_id: int) -> bool:
         return self._latest.get(channel) == request_id
@@ -162,7 +183,7 @@ class Engine(QObject):
     def _deliver(
         self, request: Request, result: Any, compute_ms: float, error: str, out_of_memory: bool
     ) -> None:
-        if not self.is_current(request.channel, request.id):
+        if self._stopped or not self.is_current(request.channel, request.id):
             return  # a newer request for this channel exists: never draw a stale frame
         if error:  # the last good frame stays on screen
             if out_of_memory and request.device != "cpu":
@@ -179,9 +200,9 @@ class Engine(QObject):
             return
         self.frame_drawn.emit(request.channel, request.id, compute_ms)
 
-    def shutdown(self) -> None:
-        """Drop waiting requests and stop the worker thread (waits for a running one)."""
-        self._pending.clear()
-        if self._thread.isRunning():
-            self._thread.quit()
-            self._thread.wait()
+    def shutdown(self, wait_s: float = 0.25) -> None:
+        """Drop waiting requests and stop the worker. Waits at most ``wait_s`` for a running
+        computation: one still running finishes on its thread, and is never drawn."""
+        self._stopped = True
+        self._pending.stop()
+        self._worker.serving.join(wait_s)

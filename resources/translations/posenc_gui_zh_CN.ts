@@ -176,12 +176,12 @@
       <translation>粘贴的 config.json</translation>
     </message>
     <message>
-      <source>Transformer positional encodings made visible: absolute sinusoidal, relative and rotary.</source>
-      <translation>让 Transformer 位置编码看得见：绝对正弦、相对与旋转位置编码。</translation>
-    </message>
-    <message>
       <source>Not done</source>
       <translation>未完成</translation>
+    </message>
+    <message>
+      <source>Transformer positional encodings made visible: absolute sinusoidal, relative and rotary.</source>
+      <translation>让 Transformer 位置编码看得见：绝对正弦、相对与旋转位置编码。</translation>
     </message>
     <message>
       <source>seq_len (positions)</source>
@@ -202,6 +202,10 @@
     <message>
       <source>Last session not restored: {reason}</source>
       <translation>未恢复上次会话：{reason}</translation>
+    </message>
+    <message>
+      <source>not current: {reason}</source>
+      <translation>非当前结果：{reason}</translation>
     </message>
     <message>
       <source>sinusoidal, d_model {d}</source>
@@ -480,10 +484,6 @@
       <translation>LongRoPE 因子列表：无（请载入 LongRoPE 预设或 config.json）</translation>
     </message>
     <message>
-      <source>session</source>
-      <translation>会话</translation>
-    </message>
-    <message>
       <source>method</source>
       <translation>方法</translation>
     </message>
@@ -530,6 +530,10 @@
     <message>
       <source>sweep length</source>
       <translation>扫描长度</translation>
+    </message>
+    <message>
+      <source>session</source>
+      <translation>会话</translation>
     </message>
     <message>
       <source>original 2π/θ_i</source>

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from contextlib import ExitStack
 from typing import Any
 
@@ -317,19 +318,15 @@ class ExtensionTab(Tab):
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
-        lists = state.get("longrope", {"short_factor": [], "long_factor": []})
-        try:
-            short, long = (
-                tuple(float(v) for v in lists[key]) for key in ("short_factor", "long_factor")
-            )
-        except (KeyError, TypeError, ValueError):
-            raise ValueError(
-                "extension: longrope must hold short_factor and long_factor lists of numbers"
-            ) from None
-        if len(short) != len(long):
-            raise ValueError("extension: longrope short_factor and long_factor differ in length")
-        self._lists = (short, long)
-        self._show_lists(tr("session") if short else None)
+        lists = state.get("longrope")  # absent or null: the lists stay as they are
+        if lists is not None:
+            short, long = (_factors(lists, key) for key in ("short_factor", "long_factor"))
+            if len(short) != len(long):
+                raise ValueError(
+                    "extension: longrope short_factor and long_factor differ in length"
+                )
+            self._lists = (short, long)
+            self._show_lists(tr("session") if short else None)
         super().set_state(state)
 
     def apply_preset(self, preset: Preset) -> None:
@@ -441,3 +438,14 @@ class ExtensionTab(Tab):
                 int(frame.unseen.sum()),
             )
         )
+
+
+def _factors(lists: object, key: str) -> tuple[float, ...]:
+    """A session's LongRoPE list ``key``: finite numbers > 0; ValueError naming it otherwise."""
+    values = lists.get(key) if isinstance(lists, dict) else None
+    if not isinstance(values, list) or not all(
+        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and v > 0
+        for v in values
+    ):
+        raise ValueError(f"extension: longrope.{key} must be a list of numbers > 0")
+    return tuple(float(v) for v in values)
