@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from posenc_gui.choices import fold_name
+from posenc_gui.encodings.model_config import ModelRope, read_model_config
 from posenc_gui.encodings.rope_scaling import RopeScaling
 from posenc_gui.files import parse_json
 from posenc_gui.paths import resource_path
@@ -28,7 +29,7 @@ class Preset:
     @property
     def rope(self) -> RopeScaling | None:
         """The RoPE settings (None for encodings without RoPE)."""
-        return RopeScaling.from_config(self.config) if self.kind == "rope" else None
+        return read_model_config(self.config).primary if self.kind == "rope" else None
 
 
 def _preset(entry: object, index: int, kinds: Collection[str]) -> Preset:
@@ -86,11 +87,11 @@ def find_preset(presets: Sequence[Preset], name: str) -> Preset:
     raise ValueError(f"preset must be one of: {names}; got {name!r}")
 
 
-def read_config_json(data: bytes) -> tuple[Mapping[str, Any], RopeScaling]:
-    """A model's ``config.json`` bytes → the parsed mapping and its validated RoPE settings
-    (``ignored_keys`` lists what was not used).
+def read_config_json(data: bytes) -> tuple[Mapping[str, Any], ModelRope]:
+    """A model's ``config.json`` bytes → the parsed mapping and its RoPE per layer type (with
+    the keys read and those ignored).
 
     ValueError names what is wrong: size, encoding, JSON syntax, or the key and the reason.
     """
     config = parse_json(data, "config.json")
-    return config, RopeScaling.from_config(config)
+    return config, read_model_config(config)

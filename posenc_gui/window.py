@@ -229,12 +229,26 @@ class MainWindow(QMainWindow):
 
         Anything invalid raises ValueError naming the key and the reason, and nothing changes.
         """
-        config, scaling = read_config_json(data)
+        config, model = read_config_json(data)
         self.apply_preset(Preset(source, "rope", config, "half", {"config": source}))
+        scaling = model.primary
         summary = tr("Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}").format(
             source, scaling.method, scaling.head_dim, scaling.base
         )
-        ignored = scaling.ignored_keys
+        if len(model.layer_types) > 1:
+            kinds = ", ".join(
+                f"{layer.layer_type} ({len(layer.layers)})"
+                + (
+                    ""
+                    if layer.scaling is None
+                    else f" θ {layer.scaling.base:g} {layer.scaling.method}"
+                )
+                for layer in model.layer_types
+            )
+            summary += tr(
+                "; layer types: {0} — the tabs show the first with full attention"
+            ).format(kinds)
+        ignored = model.ignored
         return summary + (tr("; ignored keys: {0}").format(", ".join(ignored)) if ignored else "")
 
     def tab(self, name: str) -> Tab:

@@ -12,6 +12,7 @@ from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
 
 from posenc_gui.encodings import rope, rope_scaling
+from posenc_gui.encodings.model_config import inv_freq_from_config, read_model_config
 from posenc_gui.encodings.rope_scaling import RopeScaling
 
 # transformers works in float32: pow, divisions and the YaRN/Llama 3 blends each round, each
@@ -67,7 +68,7 @@ def test_matches_transformers_over_a_grid(rope_type, head_dim, base, factor):
         extra |= {"low_freq_factor": 1.0, "high_freq_factor": 4.0}
     config = config_for(rope_type, head_dim, base, factor, **extra)
     for seq_len in (None, 1000, 50_000):
-        ours, ours_factor = rope_scaling.inv_freq_from_config(config, seq_len=seq_len)
+        ours, ours_factor = inv_freq_from_config(config, seq_len=seq_len)
         theirs, their_factor = hf_inv_freq(config, seq_len)
         assert ours.dtype == torch.float64
         assert_float32_close(ours, theirs, base, head_dim)
@@ -81,7 +82,7 @@ def test_partial_rotary_matches_transformers(rope_type, partial, head_dim):
     if rope_type == "llama3":
         extra |= {"low_freq_factor": 1.0, "high_freq_factor": 4.0}
     config = config_for(rope_type, head_dim, 1e4, 4.0, partial, **extra)
-    ours, _ = rope_scaling.inv_freq_from_config(config, seq_len=9000)
+    ours, _ = inv_freq_from_config(config, seq_len=9000)
     theirs, _ = hf_inv_freq(config, 9000)
     assert len(ours) == int(head_dim * partial) // 2
     assert_float32_close(ours, theirs, 1e4, int(head_dim * partial))
@@ -100,7 +101,7 @@ def test_partial_rotary_matches_transformers(rope_type, partial, head_dim):
 )
 def test_yarn_options_match_transformers(yarn):
     config = config_for("yarn", 128, 1e4, 16.0, original_max_position_embeddings=4096, **yarn)
-    ours, ours_factor = rope_scaling.inv_freq_from_config(config)
+    ours, ours_factor = inv_freq_from_config(config)
     theirs, their_factor = hf_inv_freq(config, None)
     assert_float32_close(ours, theirs, 1e4, 128)
     assert ours_factor == pytest.approx(their_factor, rel=1e-12)
@@ -109,7 +110,7 @@ def test_yarn_options_match_transformers(yarn):
 @pytest.mark.parametrize(("factor", "expected"), [(4, 1.1386), (8, 1.2079), (32, 1.3466), (1, 1.0)])
 def test_yarn_attention_factor_values(factor, expected):
     config = config_for("yarn", 128, 1e4, factor, original_max_position_embeddings=4096)
-    assert rope_scaling.inv_freq_from_config(config)[1] == pytest.approx(expected, abs=5e-5)
+    assert inv_freq_from_config(config)[1] == pytest.approx(expected, abs=5e-5)
 
 
 def test_longrope_switches_lists_at_the_original_context_like_transformers():
@@ -123,7 +124,7 @@ def test_longrope_switches_lists_at_the_original_context_like_transformers():
         "rope_scaling": {"type": "longrope", "short_factor": short, "long_factor": long},
     }
     for seq_len in (None, 4096, 4097, 100_000):
-        ours, ours_factor = rope_scaling.inv_freq_from_config(config, seq_len=seq_len)
+        ours, ours_factor = inv_freq_from_config(config, seq_len=seq_len)
         hf_config = LlamaConfig(
             hidden_size=384,
             num_attention_heads=4,
@@ -149,7 +150,7 @@ def test_longrope_switches_lists_at_the_original_context_like_transformers():
 @pytest.mark.parametrize(("head_dim", "factor"), [(64, 2.0), (128, 8.0), (256, 64.0)])
 def test_static_ntk_is_the_closed_form(head_dim, factor):
     config = config_for("ntk", head_dim, 1e4, factor)
-    ours, attention = rope_scaling.inv_freq_from_config(config)
+    ours, attention = inv_freq_from_config(config)
     base = 1e4 * factor ** (head_dim / (head_dim - 2))
     torch.testing.assert_close(ours, rope.inv_freq(head_dim, base), rtol=1e-15, atol=0)
     assert attention == 1.0
@@ -157,7 +158,7 @@ def test_static_ntk_is_the_closed_form(head_dim, factor):
 
 
 def test_llama31_keeps_29_blends_6_interpolates_29():
-    scaling = RopeScaling.from_config(
+    scaling = read_model_config(
         {
             "hidden_size": 4096,
             "num_attention_heads": 32,
@@ -171,7 +172,7 @@ def test_llama31_keeps_29_blends_6_interpolates_29():
                 "original_max_position_embeddings": 8192,
             },
         }
-    )
+    ).primary
     regions = rope_scaling.regions(scaling)
     assert (regions.count("kept"), regions.count("blended"), regions.count("interpolated")) == (
         29,
@@ -191,7 +192,7 @@ def test_dynamic_base_grows_with_length_only_beyond_the_context():
 
 
 def test_old_names_and_ignored_keys():
-    scaling = RopeScaling.from_config(
+    model = read_model_config(
         {
             "hidden_size": 6144,
             "num_attention_heads": 64,
@@ -208,8 +209,9 @@ def test_old_names_and_ignored_keys():
             },
         }
     )
+    scaling = model.primary
     assert (scaling.head_dim, scaling.rotary_dim, scaling.method) == (96, 24, "longrope")
-    assert scaling.ignored_keys == ("vocab_size", "rope_scaling.unknown_knob")
+    assert model.ignored == ("rope_scaling.unknown_knob", "vocab_size")
 
 
 @pytest.mark.parametrize(
@@ -237,7 +239,7 @@ def test_old_names_and_ignored_keys():
                     "high_freq_factor": 1,
                 },
             },
-            "high_freq_factor: must exceed low_freq_factor",
+            "high_freq_factor: must be at least low_freq_factor",
         ),
         (
             {
@@ -267,11 +269,29 @@ def test_old_names_and_ignored_keys():
             "truncate: must be true or false",
         ),
         ({"head_dim": 64, "rope_scaling": [1, 2]}, "rope_scaling: must be an object"),
+        ({"head_dim": 64, "rope_scaling": False}, "rope_scaling: must be an object"),
+        (
+            {"head_dim": 64, "rope_scaling": {"rope_type": "yarn", "factor": 4, "beta_fast": 0}},
+            "beta_fast: must be > 0",
+        ),
+        (
+            {
+                "head_dim": 64,
+                "rope_scaling": {"rope_type": "yarn", "factor": 4, "beta_fast": False},
+            },
+            "beta_fast: must be a number",
+        ),
+        (
+            {"head_dim": 64, "rope_scaling": {"rope_type": "ntk", "factor": 1e308}},
+            "factor: 1e.308 makes the NTK base",
+        ),
+        ({"head_dim": 2**40}, "head_dim: must be in"),
+        ({"head_dim": 64, "max_position_embeddings": 2**64}, "max_position_embeddings: must be"),
         ({"head_dim": "64"}, "head_dim: must be an integer"),
-        ({"head_dim": 64, "max_position_embeddings": 0}, "max_position_embeddings: must be ≥ 1"),
+        ({"head_dim": 64, "max_position_embeddings": 0}, "max_position_embeddings: must be in"),
         ({"head_dim": 64, "rope_theta": float("inf")}, "rope_theta: must be finite"),
     ],
 )
 def test_invalid_settings_name_the_key(config, message):
     with pytest.raises(ValueError, match=message):
-        rope_scaling.inv_freq_from_config(config)
+        inv_freq_from_config(config)

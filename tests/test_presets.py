@@ -113,10 +113,11 @@ def test_read_config_json_good_and_bad():
     good = json.dumps(
         {"hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 5e5, "vocab_size": 128256}
     ).encode()
-    config, scaling = read_config_json(good)
+    config, model = read_config_json(good)
+    scaling = model.primary
     assert config["vocab_size"] == 128256 and scaling.head_dim == 128
-    assert scaling.ignored_keys == ("vocab_size",)
-    assert read_config_json(b"\xef\xbb\xbf" + good)[1] == scaling  # a UTF-8 byte-order mark
+    assert model.ignored == ("vocab_size",)
+    assert read_config_json(b"\xef\xbb\xbf" + good)[1] == model  # a UTF-8 byte-order mark
     for data, message in (
         (good[:-5], "not valid JSON"),
         (b"\xff\xfe{}", "not UTF-8"),

@@ -9,7 +9,15 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc_gui.encodings import binning, relative, rope, rope_scaling, sinusoidal, window
+from posenc_gui.encodings import (
+    binning,
+    model_config,
+    relative,
+    rope,
+    rope_scaling,
+    sinusoidal,
+    window,
+)
 from posenc_gui.encodings.rope_scaling import RopeScaling
 
 FAST = settings(max_examples=60, deadline=None)
@@ -176,7 +184,6 @@ def test_extension_never_raises_a_frequency_and_stays_finite(
     ),
     value=st.one_of(
         st.text(max_size=5),
-        st.none(),
         st.booleans(),
         st.just(-1),
         st.just(float("nan")),
@@ -186,7 +193,14 @@ def test_extension_never_raises_a_frequency_and_stays_finite(
 def test_config_values_of_the_wrong_kind_are_refused_naming_the_key(key, value):
     config = {"head_dim": 64, "rope_theta": 1e4, key: value}
     with pytest.raises(ValueError, match=key):
-        rope_scaling.inv_freq_from_config(config)
+        model_config.inv_freq_from_config(config)
+
+
+@pytest.mark.parametrize("key", ["rope_theta", "max_position_embeddings", "partial_rotary_factor"])
+def test_a_null_config_value_reads_as_absent_as_transformers_does(key):
+    base = {"head_dim": 64, "rope_scaling": {"rope_type": "yarn", "factor": 4.0}}
+    absent = model_config.read_model_config(base).primary
+    assert model_config.read_model_config({**base, key: None}).primary == absent
 
 
 @pytest.mark.parametrize(

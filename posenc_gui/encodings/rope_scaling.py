@@ -1,8 +1,8 @@
 """RoPE context extension: what each scaling method does to each frequency.
 
-Reads Hugging Face ``config.json`` settings (``rope_scaling`` or ``rope_parameters``) and
-computes the scaled inverse frequencies and the attention factor exactly as
-``transformers.modeling_rope_utils.ROPE_INIT_FUNCTIONS`` does, but in float64:
+Computes the scaled inverse frequencies and the attention factor of Hugging Face's RoPE types
+exactly as ``transformers.modeling_rope_utils.ROPE_INIT_FUNCTIONS`` does, but in float64
+(``model_config`` reads them from a model's ``config.json``):
 
 - ``default``: ``θ_i = base^(-2i/d)``;
 - ``linear`` (position interpolation): ``θ_i / s``;
@@ -13,7 +13,9 @@ computes the scaled inverse frequencies and the attention factor exactly as
 - ``llama3``: wavelengths below ``L0/high_freq_factor`` kept, above ``L0/low_freq_factor``
   divided by ``s``, smoothly blended between;
 - ``longrope``: ``θ_i / λ_i`` with per-pair factors, short while ``seq_len ≤ L0`` else long;
-  attention factor ``sqrt(1 + ln s / ln L0)``.
+  attention factor ``sqrt(1 + ln s / ln L0)``;
+- ``proportional`` (Gemma 4): ``d/2`` pairs ``base^(-2i/head_dim) / s``, then zero frequencies
+  up to ``head_dim/2`` pairs.
 
 ``d`` is the rotary dimension ``int(head_dim · partial_rotary_factor)``.
 """
@@ -22,53 +24,19 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import torch
 
 from posenc_gui.encodings import sinusoidal
+from posenc_gui.encodings._checks import MAX_DIM
 
-METHODS = ("default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
+MAX_POSITIONS = 1 << 53  # positions stay exact in float64
+
+METHODS = ("default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "proportional")
 # Older names seen in published configs.
 ALIASES = {"su": "longrope", "mrope": "default"}
-# Keys of config.json this module reads; any other key is reported as ignored.
-TOP_LEVEL_KEYS = frozenset(
-    {
-        "head_dim",
-        "hidden_size",
-        "num_attention_heads",
-        "rope_theta",
-        "partial_rotary_factor",
-        "rotary_pct",
-        "rotary_emb_base",
-        "max_position_embeddings",
-        "original_max_position_embeddings",
-        "rope_scaling",
-        "rope_parameters",
-    }
-)
-SCALING_KEYS = frozenset(
-    {
-        "rope_type",
-        "type",
-        "factor",
-        "original_max_position_embeddings",
-        "rope_theta",
-        "partial_rotary_factor",
-        "beta_fast",
-        "beta_slow",
-        "mscale",
-        "mscale_all_dim",
-        "attention_factor",
-        "truncate",
-        "low_freq_factor",
-        "high_freq_factor",
-        "short_factor",
-        "long_factor",
-    }
-)
 KEPT, BLENDED, INTERPOLATED = "kept", "blended", "interpolated"
 
 
@@ -93,7 +61,8 @@ class RopeScaling:
     high_freq_factor: float = 4.0
     short_factor: tuple[float, ...] = ()
     long_factor: tuple[float, ...] = ()
-    ignored_keys: tuple[str, ...] = field(default=(), compare=False)
+    short_mscale: float | None = None  # PhiMoE: the LongRoPE attention factor, short and long
+    long_mscale: float | None = None
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -102,20 +71,12 @@ class RopeScaling:
     def rotary_dim(self) -> int:
         return int(self.head_dim * self.partial_rotary_factor)
 
-    @classmethod
-    def from_config(cls, config: Mapping[str, object]) -> RopeScaling:
-        """Read Hugging Face ``config.json`` keys; ValueError naming key and reason if invalid.
-
-        Keys this module does not use are kept in ``ignored_keys``.
-        """
-        return _parse(config)
-
     def with_changes(self, **changes: Any) -> RopeScaling:
         """A copy with some fields changed (validated again)."""
         return replace(self, **changes)
 
 
-def _number(
+def number(
     key: str,
     value: object,
     *,
@@ -123,9 +84,13 @@ def _number(
     high: float | None = None,
     strict_low: bool = False,
 ) -> float:
+    """``value`` as float if it is a finite number in the bounds; ValueError naming ``key``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{key}: must be a number, got {value!r}")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an integer beyond float range
+        raise ValueError(f"{key}: must be finite, got {value}") from None
     if not math.isfinite(value):
         raise ValueError(f"{key}: must be finite, got {value}")
     if low is not None and (value <= low if strict_low else value < low):
@@ -135,42 +100,53 @@ def _number(
     return value
 
 
-def _integer(key: str, value: object, low: int) -> int:
+def whole_number(key: str, value: object, low: int, high: int = MAX_POSITIONS) -> int:
+    """``value`` if it is an integer in ``[low, high]`` (a float with no fraction too, as
+    configs write 4096.0); ValueError naming ``key``."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{key}: must be an integer, got {value!r}")
-    if value < low:
-        raise ValueError(f"{key}: must be ≥ {low}, got {value}")
-    return int(value)
+    whole = int(value)
+    if not low <= whole <= high:
+        raise ValueError(f"{key}: must be in [{low:,}, {high:,}], got {whole:,}")
+    return whole
 
 
 def _validate(s: RopeScaling) -> None:
-    _integer("head_dim", s.head_dim, 2)
-    _number("rope_theta", s.base, low=1.0, strict_low=True)
+    whole_number("head_dim", s.head_dim, 2, MAX_DIM)
+    number("rope_theta", s.base, low=1.0, strict_low=True)
     if s.method not in METHODS:
         raise ValueError(f"rope_type: unknown {s.method!r}, expected one of {', '.join(METHODS)}")
-    _number("partial_rotary_factor", s.partial_rotary_factor, low=0.0, high=1.0, strict_low=True)
+    number("partial_rotary_factor", s.partial_rotary_factor, low=0.0, high=1.0, strict_low=True)
     if s.rotary_dim < 2 or s.rotary_dim % 2:
         raise ValueError(
             f"partial_rotary_factor: head_dim × factor must be an even number ≥ 2, "
             f"got {s.rotary_dim}"
         )
-    _number("factor", s.factor, low=1.0)
-    _integer("original_max_position_embeddings", s.original_context, 1)
-    _integer("max_position_embeddings", s.max_position_embeddings, 1)
-    _number("beta_fast", s.beta_fast, low=0.0, strict_low=True)
-    _number("beta_slow", s.beta_slow, low=0.0, strict_low=True)
+    number("factor", s.factor, low=1.0)
+    whole_number("original_max_position_embeddings", s.original_context, 1)
+    whole_number("max_position_embeddings", s.max_position_embeddings, 1)
+    number("beta_fast", s.beta_fast, low=0.0, strict_low=True)
+    number("beta_slow", s.beta_slow, low=0.0, strict_low=True)
     for key in ("mscale", "mscale_all_dim", "attention_factor"):
         if getattr(s, key) is not None:
-            _number(key, getattr(s, key), low=0.0, strict_low=key == "attention_factor")
+            number(key, getattr(s, key), low=0.0, strict_low=key == "attention_factor")
     if not isinstance(s.truncate, bool):
         raise ValueError(f"truncate: must be true or false, got {s.truncate!r}")
-    _number("low_freq_factor", s.low_freq_factor, low=0.0, strict_low=True)
-    _number("high_freq_factor", s.high_freq_factor, low=0.0, strict_low=True)
-    if s.method == "llama3" and s.high_freq_factor <= s.low_freq_factor:
+    number("low_freq_factor", s.low_freq_factor, low=0.0, strict_low=True)
+    number("high_freq_factor", s.high_freq_factor, low=0.0, strict_low=True)
+    # Equal factors (Llama 4) are a hard step: no pair is blended.
+    if s.method == "llama3" and s.high_freq_factor < s.low_freq_factor:
         raise ValueError(
-            f"high_freq_factor: must exceed low_freq_factor "
+            f"high_freq_factor: must be at least low_freq_factor "
             f"({s.low_freq_factor:g}), got {s.high_freq_factor:g}"
         )
+    for key in ("short_mscale", "long_mscale"):
+        if getattr(s, key) is not None:
+            number(key, getattr(s, key), low=0.0, strict_low=True)
+    if s.method in ("ntk", "dynamic"):
+        effective_base(s)  # refuses a factor whose base overflows
     if s.method == "longrope":
         for key in ("short_factor", "long_factor"):
             values = getattr(s, key)
@@ -179,96 +155,36 @@ def _validate(s: RopeScaling) -> None:
                     f"{key}: needs one factor per pair ({s.rotary_dim // 2}), got {len(values)}"
                 )
             for index, value in enumerate(values):
-                _number(f"{key}[{index}]", value, low=0.0, strict_low=True)
-
-
-def _parse(config: Mapping[str, object]) -> RopeScaling:
-    if not isinstance(config, Mapping):
-        raise ValueError(f"config: must be a JSON object, got {type(config).__name__}")
-    scaling = config.get("rope_parameters") or config.get("rope_scaling") or {}
-    if not isinstance(scaling, Mapping):
-        raise ValueError(f"rope_scaling: must be an object, got {scaling!r}")
-    if "head_dim" in config and config["head_dim"] is not None:
-        head_dim = _integer("head_dim", config["head_dim"], 2)
-    elif "hidden_size" in config and "num_attention_heads" in config:
-        hidden = _integer("hidden_size", config["hidden_size"], 1)
-        heads = _integer("num_attention_heads", config["num_attention_heads"], 1)
-        head_dim = hidden // heads
-    else:
-        raise ValueError(
-            "head_dim: missing (give head_dim, or hidden_size and num_attention_heads)"
-        )
-    method = scaling.get("rope_type", scaling.get("type", "default"))
-    if not isinstance(method, str):
-        raise ValueError(f"rope_type: must be a string, got {method!r}")
-    method = ALIASES.get(method, method)
-    # GPT-NeoX names: rotary_emb_base for the base, rotary_pct for the rotary fraction.
-    base = scaling.get(
-        "rope_theta", config.get("rope_theta", config.get("rotary_emb_base", 10000.0))
-    )
-    max_positions = config.get("max_position_embeddings", 4096)
-    # Like transformers: a top-level original_max_position_embeddings (Phi-3) wins.
-    original = config.get(
-        "original_max_position_embeddings",
-        scaling.get("original_max_position_embeddings", max_positions),
-    )
-    factor = scaling.get("factor")
-    if factor is None and method in ("yarn", "longrope"):
-        factor = _integer("max_position_embeddings", max_positions, 1) / _integer(
-            "original_max_position_embeddings", original, 1
-        )
-    elif factor is None and method in ("linear", "dynamic", "ntk", "llama3"):
-        raise ValueError(f"factor: required for rope_type {method!r}")
-    ignored = sorted({*config} - TOP_LEVEL_KEYS) + sorted(
-        f"rope_scaling.{key}" for key in set(scaling) - SCALING_KEYS
-    )
-    return RopeScaling(
-        head_dim=head_dim,
-        base=base,
-        method=method,
-        factor=1.0 if factor is None else factor,
-        # Raw JSON values: RopeScaling validates them (its __post_init__ names the key).
-        original_context=original,  # type: ignore[arg-type]
-        max_position_embeddings=max_positions,  # type: ignore[arg-type]
-        partial_rotary_factor=scaling.get(
-            "partial_rotary_factor",
-            config.get("partial_rotary_factor", config.get("rotary_pct", 1.0)),
-        ),
-        beta_fast=scaling.get("beta_fast") or 32.0,
-        beta_slow=scaling.get("beta_slow") or 1.0,
-        mscale=scaling.get("mscale"),
-        mscale_all_dim=scaling.get("mscale_all_dim"),
-        attention_factor=scaling.get("attention_factor"),
-        truncate=scaling.get("truncate", True),
-        low_freq_factor=scaling.get("low_freq_factor", 1.0),
-        high_freq_factor=scaling.get("high_freq_factor", 4.0),
-        short_factor=_factor_list("short_factor", scaling.get("short_factor", ())),
-        long_factor=_factor_list("long_factor", scaling.get("long_factor", ())),
-        ignored_keys=tuple(ignored),
-    )
-
-
-def _factor_list(key: str, values: object) -> tuple[float, ...]:
-    if not isinstance(values, Sequence) or isinstance(values, str):
-        raise ValueError(f"{key}: must be a list of numbers, got {values!r}")
-    return tuple(_number(f"{key}[{i}]", v, low=0.0, strict_low=True) for i, v in enumerate(values))
+                number(f"{key}[{index}]", value, low=0.0, strict_low=True)
 
 
 def effective_base(s: RopeScaling, seq_len: int | None = None) -> float:
     """The base actually used: changed by ``ntk`` and ``dynamic``, else ``s.base``."""
     d = s.rotary_dim
-    if s.method == "ntk":
-        return s.base * s.factor ** (d / (d - 2))
+    ratio = s.factor
     if s.method == "dynamic":
         # transformers uses max_position_embeddings as L0 here.
         length = max(seq_len or s.max_position_embeddings, s.max_position_embeddings)
         ratio = s.factor * length / s.max_position_embeddings - (s.factor - 1)
-        return s.base * ratio ** (d / (d - 2))
-    return s.base
+    if s.method not in ("ntk", "dynamic"):
+        return s.base
+    try:
+        base = s.base * ratio ** (d / (d - 2)) if d > 2 else math.inf
+    except OverflowError:
+        base = math.inf
+    if not math.isfinite(base):
+        raise ValueError(
+            f"factor: {s.factor:g} makes the NTK base b·s^(d/(d−2)) overflow at rotary dim {d}"
+        )
+    return base
 
 
-def attention_factor(s: RopeScaling) -> float:
-    """The factor cos and sin are multiplied by (1 but for YaRN and LongRoPE)."""
+def attention_factor(s: RopeScaling, seq_len: int | None = None) -> float:
+    """The factor cos and sin are multiplied by (1 but for YaRN and LongRoPE; PhiMoE's
+    ``short_mscale``/``long_mscale`` replace it, long beyond the original context)."""
+    if s.method == "longrope" and s.short_mscale is not None and s.long_mscale is not None:
+        long = seq_len is not None and seq_len > s.original_context
+        return s.long_mscale if long else s.short_mscale
     if s.attention_factor is not None and s.method in ("yarn", "longrope"):
         return float(s.attention_factor)
     if s.method == "yarn":
@@ -310,6 +226,12 @@ def scaled_inv_freq(s: RopeScaling, seq_len: int | None = None) -> torch.Tensor:
     beyond the original context).
     """
     d = s.rotary_dim
+    if s.method == "proportional":
+        # Gemma 4: rotary_dim/2 pairs with the exponent over the whole head, then pairs that
+        # never turn; head_dim/2 entries in all.
+        rotated = sinusoidal.frequencies(s.head_dim, s.base)[: d // 2]
+        still = torch.zeros(s.head_dim // 2 - d // 2, dtype=torch.float64)
+        return torch.cat([rotated, still]) / s.factor
     theta = sinusoidal.frequencies(d, s.base)
     if s.method == "linear":
         return theta / s.factor
@@ -338,8 +260,11 @@ def scaled_inv_freq(s: RopeScaling, seq_len: int | None = None) -> torch.Tensor:
 
 def regions(s: RopeScaling, seq_len: int | None = None) -> list[str]:
     """Per pair: ``kept`` (θ unchanged), ``interpolated`` (θ / factor) or ``blended``."""
+    scaled = scaled_inv_freq(s, seq_len)
     theta = sinusoidal.frequencies(s.rotary_dim, s.base)
-    ratio = scaled_inv_freq(s, seq_len) / theta
+    if s.method == "proportional":  # against its own exponent; still pairs count as blended
+        theta = sinusoidal.frequencies(s.head_dim, s.base)
+    ratio = scaled / theta
     out = []
     for r in ratio.tolist():
         if math.isclose(r, 1.0, rel_tol=1e-9):
@@ -349,15 +274,3 @@ def regions(s: RopeScaling, seq_len: int | None = None) -> list[str]:
         else:
             out.append(BLENDED)
     return out
-
-
-def inv_freq_from_config(
-    config: Mapping[str, object], *, seq_len: int | None = None
-) -> tuple[torch.Tensor, float]:
-    """``(inv_freq as float64, attention_factor)`` for a Hugging Face ``config.json`` mapping.
-
-    Equal to what transformers' ``ROPE_INIT_FUNCTIONS`` (and the default RoPE) compute for the
-    same settings, plus ``ntk``. Raises ValueError naming the key and the reason.
-    """
-    scaling = RopeScaling.from_config(config)
-    return scaled_inv_freq(scaling, seq_len), attention_factor(scaling)

@@ -396,6 +396,10 @@
       <translation>动态 NTK</translation>
     </message>
     <message>
+      <source>proportional (Gemma 4)</source>
+      <translation>比例式（Gemma 4）</translation>
+    </message>
+    <message>
       <source>Context extension</source>
       <translation>上下文扩展</translation>
     </message>
@@ -1138,6 +1142,10 @@
     <message>
       <source>Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}</source>
       <translation>已载入 {0}：{1} RoPE，head_dim {2}，θ {3:g}</translation>
+    </message>
+    <message>
+      <source>; layer types: {0} — the tabs show the first with full attention</source>
+      <translation>；层类型：{0}——各标签页显示全注意力层</translation>
     </message>
     <message>
       <source>{0}: compute {1:.1f} ms</source>

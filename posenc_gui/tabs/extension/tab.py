@@ -33,6 +33,7 @@ METHOD_LABELS = {
     "yarn": "YaRN",
     "llama3": "Llama 3",
     "longrope": "LongRoPE",
+    "proportional": N_("proportional (Gemma 4)"),
 }
 # Which L0 a method reads from config.json, as transformers does.
 READS_ORIGINAL = ("llama3", "yarn", "longrope")
