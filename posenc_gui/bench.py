@@ -89,7 +89,7 @@ class Bench:
             time.sleep(0.001)
 
     def measure(
-        self, channel: str, actions: Sequence[tuple[str, Callable[[], object]]]
+        self, channel: str, actions: Sequence[tuple[str, Step]]
     ) -> tuple[list[float], list[float], float]:
         """Latencies and compute times of one frame per action, and the longest stall."""
         latencies, computes = [], []
@@ -99,12 +99,14 @@ class Bench:
         for name, action in actions:
             since = len(self.drawn)
             start = time.perf_counter()
-            if action() is False:
+            back = action()
+            if isinstance(back, bool):  # nothing could change
                 continue
             try:
                 tab.request()
-            except ValueError:
-                continue  # settings the tab refuses (it says why) draw no frame to time
+            except ValueError:  # settings the tab refuses (it says why) draw no frame to time:
+                back()  # undone, so that the next steps start from settings that fit
+                continue
             frame = self.wait_frame(channel, since)
             if frame is None:
                 raise RuntimeError(
@@ -114,6 +116,10 @@ class Bench:
             latencies.append((frame[1] - start) * 1e3)
         return latencies, computes, self.stall * 1e3
 
+
+# A scripted change: returns False when nothing could change, else a way back.
+Undo = Callable[[], object]
+Step = Callable[[], "Undo | bool"]
 
 # The sizes under test and the toggles that change them or start animations stay untouched.
 UNTOUCHED = {"seq_len", "d_model", "head_dim", "label_tokens", "play", "sweep"}
@@ -137,32 +143,44 @@ def controls_of(window, tab_name: str) -> list:
     return [window.parameters.theta, *sorted(found, key=lambda w: w.objectName())]
 
 
-def _change(control, k: int) -> Callable[[], object]:
-    """An action that moves ``control`` to another valid value (alternating with ``k``)."""
+def _change(control, k: int) -> Step:
+    """An action that moves ``control`` to another valid value (alternating with ``k``); it
+    returns False when nothing could change, else a way back."""
     from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
 
     if isinstance(control, QComboBox):
-        return lambda: control.setCurrentIndex((control.currentIndex() + 1) % control.count())
+
+        def choose() -> Undo:
+            index = control.currentIndex()
+            control.setCurrentIndex((index + 1) % control.count())
+            return lambda: control.setCurrentIndex(index)
+
+        return choose
     if isinstance(control, QCheckBox):
-        return control.toggle
+
+        def toggle() -> Undo:
+            control.toggle()
+            return control.toggle
+
+        return toggle
     box = control if isinstance(control, QSpinBox | QDoubleSpinBox) else control.box
     low, high = box.minimum(), box.maximum()
     # two values a quarter and a third of the way up the range (geometrically for log ranges)
     share = 0.25 if k % 2 else 1 / 3
     value = low * (high / low) ** share if low > 0 else low + (high - low) * share
 
-    def move() -> bool:
+    def move() -> Undo | bool:
         before = control.value()
         for target in (value, low, high):  # the first that really changes it (after rounding)
             control.setValue(target)
             if control.value() != before:
-                return True
+                return lambda: control.setValue(before)
         return False  # a one-value range (one ALiBi head, say): nothing to time
 
     return move
 
 
-def _steps(window, tab_name: str, count: int, first: int) -> list[tuple[str, Callable[[], object]]]:
+def _steps(window, tab_name: str, count: int, first: int) -> list[tuple[str, Step]]:
     """``count`` scripted (control name, change) steps walking through the tab's controls.
 
     ``first`` numbers the steps across the whole run, so consecutive steps differ.

@@ -10,7 +10,7 @@ from posenc_gui.paths import resource_path
 SEQ_LEN_RANGE = (1, 1 << 20)
 D_MODEL_RANGE = (2, 16384)
 HEAD_DIM_RANGE = (2, 1024)
-THETA_RANGE = (10.0, 1e7)
+THETA_RANGE = (10.0, 1e12)  # released checkpoints reach 1e11 (Falcon-H1)
 SHARED_RANGES: dict[str, tuple[float, float]] = {
     "seq_len": SEQ_LEN_RANGE,
     "d_model": D_MODEL_RANGE,

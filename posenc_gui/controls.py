@@ -378,26 +378,29 @@ def set_control_value(widget: QWidget, value: object) -> None:
             raise ValueError(f"{name} must be text, got {value!r}")
         widget.setText(value)
     else:
+        check_holds(widget, name, value)
         assert isinstance(widget, _SliderControl | QSpinBox | QDoubleSpinBox)
-        box = widget.box if isinstance(widget, _SliderControl) else widget
-        low, high = box.minimum(), box.maximum()
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not low <= value <= high
-        ):
-            raise ValueError(
-                f"{name} must be a number in [{format_number(low)}, {format_number(high)}], "
-                f"got {value!r}"
-            )
+        assert isinstance(value, int | float)
         if isinstance(widget, QSpinBox):
             widget.setValue(round(value))
         else:
             widget.setValue(value)
-        if not math.isclose(
-            widget.value(),
-            value,
-            rel_tol=1e-9,
-            abs_tol=10 ** -box.decimals() if isinstance(box, QDoubleSpinBox) else 0,
-        ):
-            raise ValueError(f"{name} must be a multiple of {box.singleStep():g}, got {value!r}")
+
+
+def check_holds(widget: QWidget, key: str, value: object) -> None:
+    """ValueError naming ``key`` unless the number control ``widget`` can hold ``value``
+    exactly: a number within its range, with no more decimals than it shows."""
+    assert isinstance(widget, _SliderControl | QSpinBox | QDoubleSpinBox)
+    box = widget.box if isinstance(widget, _SliderControl) else widget
+    low, high = box.minimum(), box.maximum()
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise ValueError(
+            f"{key} must be a number in [{format_number(low)}, {format_number(high)}], "
+            f"got {value!r}"
+        )
+    decimals = box.decimals() if isinstance(box, QDoubleSpinBox) else 0
+    if decimals == 0 and box.singleStep() > 1 and value % box.singleStep():  # even dimensions
+        raise ValueError(f"{key} must be a multiple of {box.singleStep():g}, got {value!r}")
+    if round(value, decimals) != value:
+        step = "a whole number" if decimals == 0 else f"a number with at most {decimals} decimals"
+        raise ValueError(f"{key} must be {step} (the control's precision), got {value!r}")

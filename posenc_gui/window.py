@@ -208,14 +208,21 @@ class MainWindow(QMainWindow):
                 raise ValueError(
                     f"{preset.name}: {key} {value:g} is outside the app's range {low:g} … {high:g}"
                 )
-        before = self.session()
-        for name, value in shared.items():
-            getattr(self.parameters, name).setValue(value)
-        for tab_class in self._tab_classes:
+        for tab_class in self._tab_classes:  # built first, so that a rollback covers them
             if preset.kind in tab_class.preset_kinds:
-                tab = self.tab(tab_class.name)
-                tab.reset(self._defaults[tab.name])  # nothing of an earlier preset stays
-                tab.apply_preset(preset)
+                self.tab(tab_class.name)
+        before = self.session()
+        try:
+            for name, value in shared.items():
+                getattr(self.parameters, name).setValue(value)
+            for tab_class in self._tab_classes:
+                if preset.kind in tab_class.preset_kinds:
+                    tab = self.tab(tab_class.name)
+                    tab.reset(self._defaults[tab.name])  # nothing of an earlier preset stays
+                    tab.apply_preset(preset)
+        except ValueError:
+            self.apply_session(before)  # all or nothing
+            raise
         shown = registry.tab_for_preset(preset)
         self.tabs.setCurrentWidget(self.tab(shown.name))
         page = shown.preset_page(preset)

@@ -41,7 +41,7 @@ def test_main_starts_draws_saves_and_closes(tmp_path, run_main):
     [
         (("--seq-len", "0"), "--seq-len must be in [1, 1,048,576], got 0"),
         (("--d-model", "7"), "--d-model must be even, got 7"),
-        (("--theta", "5"), "--theta must be in [10, 1e+07], got 5"),
+        (("--theta", "5"), "--theta must be in [10, 1e+12], got 5"),
         (("--d-model", "20000"), "--d-model must be in [2, 16,384], got 20,000"),
         (("--device", "tpu"), "argument --device: invalid choice: 'tpu'"),
         (("--seq-len", "many"), "invalid int value"),

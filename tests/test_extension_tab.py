@@ -191,7 +191,7 @@ def test_config_import_applies_and_lists_ignored_keys(window, drive, tab):
         (b'{"hidden_size": 4096', "not valid JSON"),
         (b'{"head_dim": 128, "rope_theta": -5}', "rope_theta: must be > 1"),
         (b'{"head_dim": 2048}', "head_dim 2048 is outside the app's range"),
-        (b'{"head_dim": 64, "rope_theta": 1e9}', r"rope_theta 1e\+09 is outside the app's range"),
+        (b'{"head_dim": 64, "rope_theta": 1e13}', r"rope_theta 1e\+13 is outside the app's range"),
         (b"\x89PNG\r\n", "not UTF-8"),
     ],
 )
@@ -235,3 +235,82 @@ def test_a_preset_resets_to_defaults_that_fit_todays_ranges(window):
     rope.position.setValue(2)
     window.apply_preset(preset(window, "LLaMA-2-7B"))
     assert rope.position.value() == 4  # the default 10, as near as seq_len 5 allows
+
+
+def _imports_exactly(window, config: dict) -> None:
+    """The tabs show what the model's full-attention layers compute, to the last bit."""
+    from posenc_gui.encodings.model_config import read_model_config
+    from posenc_gui.encodings.rope_scaling import attention_factor, scaled_inv_freq
+
+    expected = read_model_config(config).primary
+    shown = window.tab("extension").scaling()
+    assert (window.parameters.head_dim.value(), window.parameters.theta.value()) == (
+        expected.head_dim,
+        expected.base,
+    )
+    assert torch.equal(scaled_inv_freq(shown), scaled_inv_freq(expected))
+    assert attention_factor(shown) == attention_factor(expected)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {  # DeepSeek-V2's keys: MLA rotary size, mscale 0.707
+            "hidden_size": 5120,
+            "num_attention_heads": 128,
+            "qk_rope_head_dim": 64,
+            "max_position_embeddings": 163840,
+            "rope_theta": 10000,
+            "rope_scaling": {
+                "type": "yarn",
+                "factor": 40,
+                "beta_fast": 32,
+                "beta_slow": 1,
+                "mscale": 0.707,
+                "mscale_all_dim": 0.707,
+                "original_max_position_embeddings": 4096,
+            },
+        },
+        {  # Llama 4 Scout, under text_config: a hard step at 10M context
+            "text_config": {
+                "head_dim": 128,
+                "rope_theta": 500000.0,
+                "max_position_embeddings": 10485760,
+                "rope_scaling": {
+                    "rope_type": "llama3",
+                    "factor": 16.0,
+                    "low_freq_factor": 1.0,
+                    "high_freq_factor": 1.0,
+                    "original_max_position_embeddings": 8192,
+                },
+                "no_rope_layers": [1, 1, 1, 0] * 12,
+            }
+        },
+        {"head_dim": 128, "partial_rotary_factor": 0.03125 * 8, "rope_theta": 1e11},  # Falcon-H1 θ
+    ],
+)
+def test_real_configs_import_exactly(window, config):
+    summary = window.import_config(json.dumps(config).encode())
+    _imports_exactly(window, config)
+    if "text_config" in config:
+        assert "layer types: default (36) θ 500000 llama3, no_rope (12)" in summary
+
+
+@pytest.mark.parametrize(
+    ("scaling", "message"),
+    [
+        ({"rope_type": "yarn", "factor": 2000.0}, r"factor must be a number in \[1, 1,024\]"),
+        ({"rope_type": "yarn", "factor": 4.0, "beta_fast": 32.00001}, "at most 4 decimals"),
+        ({"rope_type": "yarn", "factor": 4.0, "attention_factor": 1.3}, "attention_factor: the"),
+    ],
+)
+def test_a_config_value_the_controls_cannot_hold_is_refused_and_changes_nothing(
+    window, scaling, message
+):
+    for index in range(window.tabs.count()):  # built, so that their settings are compared
+        window.tab_at(index)
+    before = window.session()
+    config = {"head_dim": 64, "rope_theta": 5e5, "rope_scaling": scaling}
+    with pytest.raises(ValueError, match=message):
+        window.import_config(json.dumps(config).encode())
+    assert window.session() == before

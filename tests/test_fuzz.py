@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -131,3 +132,56 @@ def _same_number(a: Any, b: Any) -> bool:
         and not isinstance(b, bool)
         and math.isclose(a, b, rel_tol=0, abs_tol=0)
     )
+
+
+CONFIG = {  # the keys real configs use, each one fuzzed in turn
+    "hidden_size": 4096,
+    "num_attention_heads": 32,
+    "head_dim": 128,
+    "rope_theta": 500000.0,
+    "partial_rotary_factor": 1.0,
+    "max_position_embeddings": 131072,
+    "rope_scaling": {
+        "rope_type": "yarn",
+        "factor": 8.0,
+        "beta_fast": 32.0,
+        "beta_slow": 1.0,
+        "mscale": 0.707,
+        "mscale_all_dim": 0.707,
+        "truncate": True,
+        "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+        "original_max_position_embeddings": 8192,
+    },
+}
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_every_config_key_is_refused_whole_or_imported_exactly(fuzzed_window, data):
+    from posenc_gui.encodings.model_config import read_model_config
+    from posenc_gui.encodings.rope_scaling import attention_factor, scaled_inv_freq
+
+    window = fuzzed_window
+    path = data.draw(st.sampled_from(sorted(paths(CONFIG), key=str)), label="path")
+    value = data.draw(near(get(CONFIG, path)) | JSON_VALUES, label="value")
+    config = with_value(CONFIG, path, value)
+    before = window.session()
+    try:
+        window.import_config(json.dumps(config).encode("utf-8"))
+    except ValueError as exc:
+        assert str(exc), "a refusal says why"
+        assert window.session() == before, f"refusing {path}={value!r} changed something"
+        return
+    expected = read_model_config(config).primary
+    shown = window.tab("extension").scaling()
+    assert (window.parameters.head_dim.value(), window.parameters.theta.value()) == (
+        expected.head_dim,
+        expected.base,
+    )
+    assert torch.equal(scaled_inv_freq(shown), scaled_inv_freq(expected)), (path, value)
+    assert attention_factor(shown) == attention_factor(expected), (path, value)

@@ -26,6 +26,11 @@ EXPECTED = [
     "GPT-NeoX-20B",
     "Gemma-7B",
     "DeepSeek-V3 (YaRN ×40)",
+    "Qwen3-8B",
+    "Ministral-8B (θ 1e8)",
+    "Gemma-3-27B (local θ 1e4, global θ 1e6 ×8)",
+    "Llama-4-Scout (hard step ×16, NoPE layers)",
+    "gpt-oss-20b (YaRN ×32)",
     "T5-base",
     "BLOOM-176B",
 ]
@@ -59,6 +64,14 @@ def test_every_bundled_preset_loads_validates_and_has_sources():
         ),
         ("GPT-NeoX-20B", {"head_dim": 96, "rotary_dim": 24}),
         ("Gemma-7B", {"head_dim": 256}),
+        ("Qwen3-8B", {"head_dim": 128, "base": 1e6, "max_position_embeddings": 40960}),
+        ("Ministral-8B (θ 1e8)", {"base": 1e8}),
+        ("Gemma-3-27B (local θ 1e4, global θ 1e6 ×8)", {"base": 1e6, "method": "linear"}),
+        (
+            "Llama-4-Scout (hard step ×16, NoPE layers)",
+            {"method": "llama3", "factor": 16.0, "low_freq_factor": 1.0, "high_freq_factor": 1.0},
+        ),
+        ("gpt-oss-20b (YaRN ×32)", {"head_dim": 64, "factor": 32.0, "truncate": False}),
         (
             "DeepSeek-V3 (YaRN ×40)",
             {

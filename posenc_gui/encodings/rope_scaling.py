@@ -229,7 +229,7 @@ def scaled_inv_freq(s: RopeScaling, seq_len: int | None = None) -> torch.Tensor:
     if s.method == "proportional":
         # Gemma 4: rotary_dim/2 pairs with the exponent over the whole head, then pairs that
         # never turn; head_dim/2 entries in all.
-        rotated = sinusoidal.frequencies(s.head_dim, s.base)[: d // 2]
+        rotated = unscaled_inv_freq(s)[: d // 2]
         still = torch.zeros(s.head_dim // 2 - d // 2, dtype=torch.float64)
         return torch.cat([rotated, still]) / s.factor
     theta = sinusoidal.frequencies(d, s.base)
@@ -258,13 +258,16 @@ def scaled_inv_freq(s: RopeScaling, seq_len: int | None = None) -> torch.Tensor:
     return theta
 
 
+def unscaled_inv_freq(s: RopeScaling) -> torch.Tensor:
+    """What ``scaled_inv_freq`` starts from, pair for pair: ``base^(-2i/d)`` (over the whole
+    head for ``proportional``, whose pairs past the rotary dim never turn)."""
+    d = s.head_dim if s.method == "proportional" else s.rotary_dim
+    return sinusoidal.frequencies(d, s.base)
+
+
 def regions(s: RopeScaling, seq_len: int | None = None) -> list[str]:
     """Per pair: ``kept`` (θ unchanged), ``interpolated`` (θ / factor) or ``blended``."""
-    scaled = scaled_inv_freq(s, seq_len)
-    theta = sinusoidal.frequencies(s.rotary_dim, s.base)
-    if s.method == "proportional":  # against its own exponent; still pairs count as blended
-        theta = sinusoidal.frequencies(s.head_dim, s.base)
-    ratio = scaled / theta
+    ratio = scaled_inv_freq(s, seq_len) / unscaled_inv_freq(s)
     out = []
     for r in ratio.tolist():
         if math.isclose(r, 1.0, rel_tol=1e-9):

@@ -580,6 +580,10 @@
       <translation>2π：整一圈</translation>
     </message>
     <message>
+      <source>{0}: the extension tab has no control for it (the library reads it: posenc_gui.encodings.model_config)</source>
+      <translation>{0}：上下文扩展标签页没有对应的控件（库可以读取：posenc_gui.encodings.model_config）</translation>
+    </message>
+    <message>
       <source>{0} (× attention factor²)</source>
       <translation>{0}（× 注意力因子²）</translation>
     </message>

@@ -47,7 +47,7 @@ class ExtensionFrame:
 def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFrame:
     """Every extension view's arrays for ``p``."""
     s, target = p.scaling, p.target_context
-    original = rope_scaling.scaled_inv_freq(s.with_changes(method="default"))
+    original = rope_scaling.unscaled_inv_freq(s)
     scaled = rope_scaling.scaled_inv_freq(s, seq_len=target)
     factor = rope_scaling.attention_factor(s)
     decay = full(p.decay_x, 0, target)
@@ -67,7 +67,8 @@ def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFram
         params=p,
         pairs=np.arange(len(original)),
         wavelength_original=(2 * math.pi / original).numpy(),
-        wavelength_scaled=(2 * math.pi / scaled).numpy(),
+        # pairs that never turn (proportional) have no wavelength: NaN, drawn as a gap
+        wavelength_scaled=torch.where(scaled > 0, 2 * math.pi / scaled, math.nan).numpy(),
         ratio=(scaled / original).numpy(),
         regions=tuple(rope_scaling.regions(s, seq_len=target)),
         distances=binning.centres(decay).numpy(),

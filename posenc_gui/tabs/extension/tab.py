@@ -11,7 +11,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QPushButton, QWidget
 from superqt.utils import signals_blocked
 
-from posenc_gui.controls import LogControl
+from posenc_gui.controls import LogControl, check_holds
 from posenc_gui.encodings.rope_scaling import BLENDED, INTERPOLATED, KEPT, METHODS, RopeScaling
 from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import Preset
@@ -20,7 +20,7 @@ from posenc_gui.tabs.extension import SPEC
 from posenc_gui.tabs.extension.compute import ExtensionFrame, ExtensionParams, compute_extension
 from posenc_gui.views import Curve, CurvesView, Line, Span
 
-CONTEXT_RANGE = (16.0, float(2**20))
+CONTEXT_RANGE = (16.0, float(2**24))  # Llama 4 Scout: 10,485,760
 REGION_COLOURS = {KEPT: 3, BLENDED: 5, INTERPOLATED: 1}  # palette: green, orange, blue
 REGION_LABELS = {KEPT: N_("kept"), BLENDED: N_("blended"), INTERPOLATED: N_("interpolated")}
 SWEEP_MS = 40
@@ -87,19 +87,20 @@ class ExtensionTab(Tab):
         for key in METHODS:
             self.method.addItem(tr(METHOD_LABELS[key]), key)
         self.method.setCurrentIndex(METHODS.index("yarn"))
-        self.factor = LogControl("factor", 1.0, 64.0, 8.0, decimals=2)
+        self.factor = LogControl("factor", 1.0, 1024.0, 8.0, decimals=4)
         self.original_context = LogControl("original_context", *CONTEXT_RANGE, 8192, decimals=0)
         self.target_context = LogControl("target_context", *CONTEXT_RANGE, 65536, decimals=0)
-        self.partial_rotary_factor = _spin("partial_rotary_factor", 0.01, 1.0, 1.0, 0.05)
-        self.beta_fast = _spin("beta_fast", 0.01, 1024, 32.0, 1.0)
-        self.beta_slow = _spin("beta_slow", 0.01, 1024, 1.0, 0.5)
-        self.mscale = _spin("mscale", 0.0, 16.0, 0.0, 0.1)
-        self.mscale_all_dim = _spin("mscale_all_dim", 0.0, 16.0, 0.0, 0.1)
+        # Ranges and precisions that hold what released configs write (0.03125, 0.707).
+        self.partial_rotary_factor = _spin("partial_rotary_factor", 0.001, 1.0, 1.0, 0.05, 6)
+        self.beta_fast = _spin("beta_fast", 0.001, 4096, 32.0, 1.0, 4)
+        self.beta_slow = _spin("beta_slow", 0.001, 4096, 1.0, 0.5, 4)
+        self.mscale = _spin("mscale", 0.0, 64.0, 0.0, 0.1, 6)
+        self.mscale_all_dim = _spin("mscale_all_dim", 0.0, 64.0, 0.0, 0.1, 6)
         self.truncate = QCheckBox(
             tr("YaRN: truncate the ramp"), objectName="truncate", checked=True
         )
-        self.low_freq_factor = _spin("low_freq_factor", 0.01, 64.0, 1.0)
-        self.high_freq_factor = _spin("high_freq_factor", 0.01, 64.0, 4.0)
+        self.low_freq_factor = _spin("low_freq_factor", 0.001, 1024.0, 1.0, 0.5, 4)
+        self.high_freq_factor = _spin("high_freq_factor", 0.001, 1024.0, 4.0, 0.5, 4)
         self.factor_lists = QLabel(objectName="factor_lists", wordWrap=True)
         self.sweep = QPushButton(tr("Play dynamic-NTK sweep"), objectName="sweep", checkable=True)
         self.sweep_length = LogControl("sweep_length", *CONTEXT_RANGE, 8192, decimals=0)
@@ -260,43 +261,43 @@ class ExtensionTab(Tab):
 
     def apply_scaling(self, scaling: RopeScaling, source: str) -> None:
         """Show ``scaling`` (from a preset or config.json; head_dim and θ are set by the
-        window) and redraw once."""
-        controls = (
-            self.method,
-            self.factor,
-            self.original_context,
-            self.target_context,
-            self.partial_rotary_factor,
-            self.beta_fast,
-            self.beta_slow,
-            self.mscale,
-            self.mscale_all_dim,
-            self.truncate,
-            self.low_freq_factor,
-            self.high_freq_factor,
-        )
+        window) and redraw once; ValueError naming the key, and nothing changed, if a control
+        cannot hold its value exactly."""
         original = (
             scaling.original_context
             if scaling.method in READS_ORIGINAL
             else scaling.max_position_embeddings
         )
+        target = max(scaling.max_position_embeddings, round(original * scaling.factor))
+        shown: list[tuple[LogControl | QDoubleSpinBox, str, float]] = [
+            (self.factor, "factor", scaling.factor),
+            (self.original_context, "original_max_position_embeddings", original),
+            (self.target_context, "max_position_embeddings", target),
+            (self.partial_rotary_factor, "partial_rotary_factor", scaling.partial_rotary_factor),
+            (self.beta_fast, "beta_fast", scaling.beta_fast),
+            (self.beta_slow, "beta_slow", scaling.beta_slow),
+            (self.mscale, "mscale", scaling.mscale or 0.0),
+            (self.mscale_all_dim, "mscale_all_dim", scaling.mscale_all_dim or 0.0),
+            (self.low_freq_factor, "low_freq_factor", scaling.low_freq_factor),
+            (self.high_freq_factor, "high_freq_factor", scaling.high_freq_factor),
+        ]
+        for control, key, value in shown:  # all checked before anything changes
+            check_holds(control, key, value)
+        for key in ("attention_factor", "short_mscale", "long_mscale"):
+            if getattr(scaling, key) is not None:
+                raise ValueError(
+                    tr(
+                        "{0}: the extension tab has no control for it (the library reads it: "
+                        "posenc_gui.encodings.model_config)"
+                    ).format(key)
+                )
         with ExitStack() as stack:  # one redraw at the end, not one per control
-            for control in controls:
+            for control in (self.method, self.truncate, *(c for c, _, _ in shown)):
                 stack.enter_context(signals_blocked(control))
             self.method.setCurrentIndex(METHODS.index(scaling.method))
-            self.factor.setValue(scaling.factor)
-            self.original_context.setValue(original)
-            self.target_context.setValue(
-                max(scaling.max_position_embeddings, round(original * scaling.factor))
-            )
-            self.partial_rotary_factor.setValue(scaling.partial_rotary_factor)
-            self.beta_fast.setValue(scaling.beta_fast)
-            self.beta_slow.setValue(scaling.beta_slow)
-            self.mscale.setValue(scaling.mscale or 0.0)
-            self.mscale_all_dim.setValue(scaling.mscale_all_dim or 0.0)
+            for control, _, value in shown:
+                control.setValue(value)
             self.truncate.setChecked(scaling.truncate)
-            self.low_freq_factor.setValue(scaling.low_freq_factor)
-            self.high_freq_factor.setValue(scaling.high_freq_factor)
         self._lists = (scaling.short_factor, scaling.long_factor)
         self._show_lists(source if scaling.short_factor else None)
         self.refresh()
@@ -336,6 +337,7 @@ class ExtensionTab(Tab):
 
     def draw(self, frame: ExtensionFrame) -> None:
         p, s = frame.params, frame.params.scaling
+        turning = np.isfinite(frame.wavelength_scaled)  # proportional: some pairs never turn
         lines = [
             Line(s.original_context, f"L0 = {s.original_context:,}", vertical=False, color=0),
             Line(
@@ -348,7 +350,12 @@ class ExtensionTab(Tab):
         self.wavelength_view.set_curves(
             [
                 Curve(tr("original 2π/θ_i"), frame.pairs, frame.wavelength_original, dashed=True),
-                Curve(f"{s.method} 2π/θ'_i", frame.pairs, frame.wavelength_scaled, color=1),
+                Curve(
+                    f"{s.method} 2π/θ'_i",
+                    frame.pairs[turning],
+                    frame.wavelength_scaled[turning],
+                    color=1,
+                ),
             ],
             lines=lines,
         )
