@@ -108,7 +108,8 @@ class NumberSpinBox(_TypedNumber, QDoubleSpinBox):
         return self.typed(text, self.value())
 
     def textFromValue(self, value: float) -> str:
-        return f"{value:.{self.decimals()}f}".rstrip("0").rstrip(".")
+        text = f"{value:.{self.decimals()}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text  # 40960 keeps its zero
 
     def refusal(self, value: float) -> str:
         low, high = self.minimum(), self.maximum()
@@ -141,7 +142,8 @@ class _SliderControl(QWidget):
         self.slider.setMinimumWidth(110)
         self.box = box
         box.setKeyboardTracking(False)  # commit typed numbers on Enter, not per keystroke
-        box.setMinimumWidth(90)
+        # wide enough for eight digits (a context of 10,485,760), whatever the font size
+        box.setMinimumWidth(max(90, box.fontMetrics().horizontalAdvance("0" * 8) + 36))
         # A typed number that cannot be used is refused here, next to the control.
         self.refusal = QLabel(objectName="refusal", wordWrap=True, visible=False)
         self.refusal.setStyleSheet(f"color: {current_look().error_colour};")

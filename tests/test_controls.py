@@ -126,3 +126,16 @@ def test_log_int_control_covers_a_million_positions(qtbot):
     seq_len.setValue(777)  # any value, not just slider stops
     assert seq_len.value() == 777
     assert isinstance(seq_len.value(), int)
+
+
+@pytest.mark.parametrize(
+    ("decimals", "value", "shown"),
+    [(0, 40960, "40960"), (0, 10485760, "10485760"), (4, 0.707, "0.707"), (2, 1e6, "1000000")],
+)
+def test_a_number_box_shows_its_value_whole_without_trailing_decimal_zeros(
+    qtbot, decimals, value, shown
+):
+    control = LogControl("context", 0.001, 2.0**24, 1.0, decimals=decimals)
+    qtbot.addWidget(control)
+    control.setValue(value)
+    assert control.box.text() == shown

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import subprocess
 import sys
+import textwrap
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -212,10 +213,21 @@ def test_command_line_export_in_a_theme_and_a_language(tmp_path, run_main):
 @pytest.mark.slow
 def test_a_headless_run_whose_frame_cannot_be_made_ends_with_the_reason(tmp_path, run_main):
     out = tmp_path / "ratio.png"
-    failed = run_main(
-        "export", "--tab", "extension", "--view", "ratio", "--head-dim", "2", "--out", str(out)
+    script = textwrap.dedent(f"""
+        import os, sys
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        from posenc_gui.tabs.extension.tab import ExtensionTab
+        def broken(params, device):
+            raise RuntimeError("injected fault")
+        ExtensionTab.compute = staticmethod(broken)
+        from posenc_gui.cli import main
+        sys.exit(main(["export", "--tab", "extension", "--view", "ratio", "--out", {str(out)!r}]))
+    """)
+    failed = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT
     )
-    assert failed.returncode == 1 and "extension: no frame to write:" in failed.stderr
+    assert failed.returncode == 1, failed.stderr
+    assert "extension: no frame to write: RuntimeError: injected fault" in failed.stderr
     session = tmp_path / "longrope.json"
     session.write_text(
         '{"format": "posenc-gui session", "version": 1,'

@@ -314,3 +314,11 @@ def test_a_config_value_the_controls_cannot_hold_is_refused_and_changes_nothing(
     with pytest.raises(ValueError, match=message):
         window.import_config(json.dumps(config).encode())
     assert window.session() == before
+
+
+def test_a_rotary_dim_of_two_draws_every_page_but_the_ntk_curve_and_says_why(window, drive, tab):
+    drive(window, lambda: window.parameters.head_dim.setValue(2), channel="extension")
+    assert len(tab.frame.ratio) == 1 and len(tab.frame.dynamic_base) == 0
+    assert "dynamic NTK needs a rotary dim of at least 4" in tab.message.text()
+    with pytest.raises(ValueError, match="NTK scaling needs a rotary dim of at least 4"):
+        tab.scaling().with_changes(method="dynamic")

@@ -37,7 +37,7 @@ MAX_POSITIONS = 1 << 53  # positions stay exact in float64
 METHODS = ("default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "proportional")
 # Older names seen in published configs.
 ALIASES = {"su": "longrope", "mrope": "default"}
-KEPT, BLENDED, INTERPOLATED = "kept", "blended", "interpolated"
+KEPT, BLENDED, INTERPOLATED, STILL = "kept", "blended", "interpolated", "still"
 
 
 @dataclass(frozen=True)
@@ -146,6 +146,11 @@ def _validate(s: RopeScaling) -> None:
         if getattr(s, key) is not None:
             number(key, getattr(s, key), low=0.0, strict_low=True)
     if s.method in ("ntk", "dynamic"):
+        if s.rotary_dim < 4:
+            raise ValueError(
+                f"partial_rotary_factor: NTK scaling needs a rotary dim of at least 4 (its "
+                f"exponent is d/(d−2)), got {s.rotary_dim}"
+            )
         effective_base(s)  # refuses a factor whose base overflows
     if s.method == "longrope":
         for key in ("short_factor", "long_factor"):
@@ -266,11 +271,14 @@ def unscaled_inv_freq(s: RopeScaling) -> torch.Tensor:
 
 
 def regions(s: RopeScaling, seq_len: int | None = None) -> list[str]:
-    """Per pair: ``kept`` (θ unchanged), ``interpolated`` (θ / factor) or ``blended``."""
+    """Per pair: ``kept`` (θ unchanged), ``interpolated`` (θ / factor), ``blended``, or
+    ``still`` (a zero frequency: the pair never turns, proportional RoPE)."""
     ratio = scaled_inv_freq(s, seq_len) / unscaled_inv_freq(s)
     out = []
     for r in ratio.tolist():
-        if math.isclose(r, 1.0, rel_tol=1e-9):
+        if r == 0:
+            out.append(STILL)
+        elif math.isclose(r, 1.0, rel_tol=1e-9):
             out.append(KEPT)
         elif s.factor > 1 and math.isclose(r, 1.0 / s.factor, rel_tol=1e-9):
             out.append(INTERPOLATED)

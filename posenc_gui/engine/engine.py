@@ -14,8 +14,10 @@ How a slider move becomes a frame:
 
 from __future__ import annotations
 
+import atexit
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -90,13 +92,24 @@ def _out_of_memory(exc: BaseException) -> bool:
     return isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower()
 
 
+_WORKERS: weakref.WeakSet[_Worker] = weakref.WeakSet()
+
+
+@atexit.register
+def _finish_at_exit() -> None:
+    """Stop every worker, letting a computation in flight end (see ``_Worker``)."""
+    for worker in list(_WORKERS):
+        worker.pending.stop()
+        worker.serving.join()
+
+
 class _Worker(QObject):
-    """Computes requests on a thread of its own until the queue stops.
+    """Computes requests on a daemon thread of its own until the queue stops.
 
     A Python thread rather than a QThread: closing the window must not wait for a long
-    computation, and a Python thread still running at exit is joined by the interpreter (a
-    QThread destroyed while running aborts the process). Not a daemon: a daemon thread inside
-    torch when the interpreter finalises aborts the process too.
+    computation, and a QThread destroyed while running aborts the process. A daemon, so that an
+    idle worker never keeps the process alive; but one inside torch when the interpreter
+    finalises aborts it, so ``_finish_at_exit`` lets a running computation end first.
     """
 
     # request, result, compute ms, error text ("" if none), whether it ran out of memory
@@ -104,11 +117,12 @@ class _Worker(QObject):
 
     def __init__(self, pending: _PendingRequests) -> None:
         super().__init__()
-        self._pending = pending
-        self.serving = threading.Thread(target=self._serve, name="posenc-engine")
+        self.pending = pending
+        self.serving = threading.Thread(target=self._serve, name="posenc-engine", daemon=True)
+        _WORKERS.add(self)
 
     def _serve(self) -> None:
-        while (request := self._pending.take()) is not None:
+        while (request := self.pending.take()) is not None:
             start = time.perf_counter()
             result, error, out_of_memory = None, "", False
             try:

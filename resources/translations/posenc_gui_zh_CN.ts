@@ -380,6 +380,10 @@
       <translation>插值</translation>
     </message>
     <message>
+      <source>not rotated</source>
+      <translation>不旋转</translation>
+    </message>
+    <message>
       <source>none (plain RoPE)</source>
       <translation>无（原始 RoPE）</translation>
     </message>
@@ -476,6 +480,10 @@
       <translation>动态 NTK</translation>
     </message>
     <message>
+      <source>dynamic NTK needs a rotary dim of at least 4 (its exponent is d/(d−2))</source>
+      <translation>动态 NTK 需要至少 4 维的旋转维度（其指数为 d/(d−2)）</translation>
+    </message>
+    <message>
       <source>Pause sweep</source>
       <translation>暂停扫描</translation>
     </message>
@@ -560,8 +568,12 @@
       <translation>训练中从未见过的角度</translation>
     </message>
     <message>
-      <source>attention factor (mscale) {0:.4f} · effective base {1:,.6g} · pairs kept {2}, blended {3}, interpolated {4} · {5} pairs see angles never seen in training</source>
-      <translation>注意力因子（mscale）{0:.4f} · 等效底数 {1:,.6g} · 保持 {2} 对，混合 {3} 对，插值 {4} 对 · {5} 对通道出现训练中未见过的角度</translation>
+      <source>, not rotated {0}</source>
+      <translation>，不旋转 {0} 对</translation>
+    </message>
+    <message>
+      <source>attention factor (mscale) {0:.4f} · effective base {1:,.6g} · pairs kept {2}, blended {3}, interpolated {4}{6} · {5} pairs see angles never seen in training</source>
+      <translation>注意力因子（mscale）{0:.4f} · 等效底数 {1:,.6g} · 保持 {2} 对，混合 {3} 对，插值 {4} 对{6} · {5} 对通道出现训练中未见过的角度</translation>
     </message>
     <message>
       <source>LongRoPE factor lists: from {0} ({1} short + {2} long)</source>

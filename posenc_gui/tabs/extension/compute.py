@@ -41,7 +41,7 @@ class ExtensionFrame:
     effective_base: float
     lengths: np.ndarray  # [N] sequence lengths for the dynamic-NTK curve
     dynamic_base: np.ndarray  # [N] dynamic NTK's base at each length
-    sweep_base: float  # its value at params.sweep_length
+    sweep_base: float | None  # its value at params.sweep_length (None: rotary dim 2, no NTK)
 
 
 def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFrame:
@@ -58,11 +58,13 @@ def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFram
     # turns it further (beyond rounding: interpolation by exactly T/L0 reaches the same angle).
     unseen = (angle_original < 2 * math.pi) & (angle_target > angle_original * (1 + 1e-9))
 
-    dynamic = s.with_changes(method="dynamic")
     low = max(1, s.max_position_embeddings // 2)
     lengths = np.unique(
         np.linspace(low, max(target, 2 * s.max_position_embeddings), DYNAMIC_POINTS).astype(int)
     )
+    dynamic = s.with_changes(method="dynamic") if s.rotary_dim >= 4 else None
+    if dynamic is None:  # NTK's exponent d/(d−2) needs d ≥ 4: no curve to draw
+        lengths = lengths[:0]
     return ExtensionFrame(
         params=p,
         pairs=np.arange(len(original)),
@@ -80,6 +82,8 @@ def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFram
         attention_factor=factor,
         effective_base=rope_scaling.effective_base(s, target),
         lengths=lengths,
-        dynamic_base=np.array([rope_scaling.effective_base(dynamic, int(n)) for n in lengths]),
-        sweep_base=rope_scaling.effective_base(dynamic, p.sweep_length),
+        dynamic_base=np.array(
+            [rope_scaling.effective_base(dynamic, int(n)) for n in lengths] if dynamic else []
+        ),
+        sweep_base=rope_scaling.effective_base(dynamic, p.sweep_length) if dynamic else None,
     )

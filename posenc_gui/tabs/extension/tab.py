@@ -12,7 +12,14 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QPus
 from superqt.utils import signals_blocked
 
 from posenc_gui.controls import LogControl, check_holds
-from posenc_gui.encodings.rope_scaling import BLENDED, INTERPOLATED, KEPT, METHODS, RopeScaling
+from posenc_gui.encodings.rope_scaling import (
+    BLENDED,
+    INTERPOLATED,
+    KEPT,
+    METHODS,
+    STILL,
+    RopeScaling,
+)
 from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import Preset
 from posenc_gui.tab import Tab, TabContext
@@ -21,8 +28,14 @@ from posenc_gui.tabs.extension.compute import ExtensionFrame, ExtensionParams, c
 from posenc_gui.views import Curve, CurvesView, Line, Span
 
 CONTEXT_RANGE = (16.0, float(2**24))  # Llama 4 Scout: 10,485,760
-REGION_COLOURS = {KEPT: 3, BLENDED: 5, INTERPOLATED: 1}  # palette: green, orange, blue
-REGION_LABELS = {KEPT: N_("kept"), BLENDED: N_("blended"), INTERPOLATED: N_("interpolated")}
+# palette: green, orange, blue, and the text colour for pairs that never turn
+REGION_COLOURS = {KEPT: 3, BLENDED: 5, INTERPOLATED: 1, STILL: 0}
+REGION_LABELS = {
+    KEPT: N_("kept"),
+    BLENDED: N_("blended"),
+    INTERPOLATED: N_("interpolated"),
+    STILL: N_("not rotated"),
+}
 SWEEP_MS = 40
 SWEEP_FRAMES = 200
 METHOD_LABELS = {
@@ -242,6 +255,12 @@ class ExtensionTab(Tab):
             long_factor=long,
         )
 
+    def input_notes(self) -> list[str]:
+        rotary = int(self.parameters.head_dim.value() * self.partial_rotary_factor.value())
+        if rotary >= 4:
+            return []
+        return [tr("dynamic NTK needs a rotary dim of at least 4 (its exponent is d/(d−2))")]
+
     def caption_parameters(self) -> str:
         p = self.parameters
         return (
@@ -370,8 +389,9 @@ class ExtensionTab(Tab):
                     scatter=True,
                     color=REGION_COLOURS[region],
                 )
-                for region in (KEPT, BLENDED, INTERPOLATED)
-                if region in frame.regions
+                for region in REGION_LABELS
+                # a pair that never turns has ratio 0: off a log axis, shown by its band
+                if region in frame.regions and region != STILL
             ],
             spans=_region_spans(frame.regions),
             lines=[
@@ -422,8 +442,8 @@ class ExtensionTab(Tab):
                 ),
                 Curve(
                     tr("length {0:,}").format(p.sweep_length),
-                    np.array([p.sweep_length]),
-                    np.array([frame.sweep_base]),
+                    np.array([p.sweep_length] if frame.sweep_base is not None else []),
+                    np.array([frame.sweep_base] if frame.sweep_base is not None else []),
                     scatter=True,
                     color=2,
                 ),
@@ -431,11 +451,12 @@ class ExtensionTab(Tab):
             lines=[Line(s.max_position_embeddings, "L0", color=0)],
         )
 
-        counts = {region: frame.regions.count(region) for region in (KEPT, BLENDED, INTERPOLATED)}
+        counts = {region: frame.regions.count(region) for region in REGION_LABELS}
+        still = tr(", not rotated {0}").format(counts[STILL]) if counts[STILL] else ""
         self.readout.setText(
             tr(
                 "attention factor (mscale) {0:.4f} · effective base {1:,.6g} · "
-                "pairs kept {2}, blended {3}, interpolated {4} · {5} pairs see "
+                "pairs kept {2}, blended {3}, interpolated {4}{6} · {5} pairs see "
                 "angles never seen in training"
             ).format(
                 frame.attention_factor,
@@ -444,6 +465,7 @@ class ExtensionTab(Tab):
                 counts[BLENDED],
                 counts[INTERPOLATED],
                 int(frame.unseen.sum()),
+                still,
             )
         )
 
