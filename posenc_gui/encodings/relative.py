@@ -68,9 +68,9 @@ def t5_max_exact(num_buckets: int, bidirectional: bool = True) -> int:
 
 
 def _check_buckets(bidirectional: bool, num_buckets: int, max_distance: int) -> None:
+    # An odd count is taken as Hugging Face takes it: halved with integer division when
+    # bidirectional (the last bucket is then never used).
     num_buckets = check_int("num_buckets", num_buckets, 2 if bidirectional else 1)
-    if bidirectional and num_buckets % 2:
-        raise ValueError(f"num_buckets must be even when bidirectional, got {num_buckets}")
     max_exact = t5_max_exact(num_buckets, bidirectional)
     if max_exact < 1:
         raise ValueError(
