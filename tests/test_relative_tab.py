@@ -145,3 +145,21 @@ def test_sinusoidal_scheme_bias_uses_the_relative_table(window, drive, tab):
     table = relative.sinusoidal_relative_table(64, 128, dtype=torch.float64)
     expected = ((q[:, None, :] * table).sum(-1) / 128**0.5).numpy()
     np.testing.assert_allclose(tab.bias_view.image.image, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_an_odd_number_of_t5_buckets_draws_as_hugging_face_buckets_it(window, drive):
+    tab = window.tab("relative")
+    window.tabs.setCurrentWidget(tab)
+    tab.scheme.setCurrentIndex(tab.scheme.findData("t5"))
+    drive(window, lambda: tab.num_buckets.setValue(33), channel="relative")
+    from transformers.models.t5.modeling_t5 import T5Attention
+
+    seq_len = window.parameters.seq_len.value()
+    expected = T5Attention._relative_position_bucket(
+        relative.relative_positions(seq_len),
+        tab.bidirectional.isChecked(),
+        33,
+        tab.max_distance.value(),
+    )
+    assert tab.frame.params.num_buckets == 33 and tab.frame.buckets.values.shape == (64, 64)
+    np.testing.assert_array_equal(tab.frame.buckets.values, expected.numpy())

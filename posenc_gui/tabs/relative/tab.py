@@ -76,7 +76,7 @@ class RelativeTab(Tab):
         self.scheme.setCurrentIndex(SCHEMES.index("t5"))
         self.max_relative_position = IntControl("max_relative_position", 0, 512, 4)
         self.query_position = IntControl("query_position", 0, seq_len - 1, 0)
-        self.num_buckets = IntControl("num_buckets", 4, 256, 32, step=2)
+        self.num_buckets = IntControl("num_buckets", 4, 256, 32)  # odd too, as in Hugging Face
         self.max_distance = IntControl("max_distance", 9, 16384, 128)
         self.bidirectional = QCheckBox(
             tr("bidirectional (else causal)"), objectName="bidirectional", checked=True
