@@ -78,11 +78,14 @@ def fuzzed_window(qapp):
     window.close()
 
 
-@settings(
-    max_examples=300,
+# A shared window (a fixture hypothesis does not reset) and frames that take their time.
+FUZZ = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+
+
+@settings(FUZZ, max_examples=300)
 @given(data=st.data())
 def test_every_session_key_is_refused_whole_or_imported_exactly(fuzzed_window, data):
     window = fuzzed_window
@@ -156,11 +159,7 @@ CONFIG = {  # the keys real configs use, each one fuzzed in turn
 }
 
 
-@settings(
-    max_examples=200,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@settings(FUZZ, max_examples=200)
 @given(data=st.data())
 def test_every_config_key_is_refused_whole_or_imported_exactly(fuzzed_window, data):
     from posenc_gui.encodings.model_config import read_model_config

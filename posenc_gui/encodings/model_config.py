@@ -29,6 +29,7 @@ from posenc_gui.encodings.rope_scaling import (
     ALIASES,
     RopeScaling,
     attention_factor,
+    factor_list,
     number,
     scaled_inv_freq,
     whole_number,
@@ -179,7 +180,8 @@ class _Reader:
         return default if value is None else value
 
     def take(self, name: str, value: Any) -> Any:
-        self.used[f"{self.prefix}{name}"] = value
+        """``value``, noted as what ``name`` was read as."""
+        self.used[self._name(name)] = value
         return value
 
     def first(self, keys: tuple[str, ...]) -> str | None:
@@ -237,7 +239,7 @@ class _Reader:
         for key, value in (("rope_parameters", rope), ("rope_scaling", legacy)):
             if value is not None and not isinstance(value, Mapping):
                 raise ValueError(f"{self._name(key)}: must be an object or null, got {value!r}")
-        if rope and all(isinstance(value, Mapping | None) for value in rope.values()):
+        if rope and _per_layer_type(rope):
             return {name: self._with_theta(params or {}) for name, params in rope.items()}
         flat = self._with_theta(rope or legacy or {})
         local = self.get("rope_local_base_freq")  # Gemma 3: its sliding layers' base
@@ -269,7 +271,7 @@ class _Reader:
             kinds = kinds or ["default"] * len(no_rope)
             kinds = [kind if uses else NO_ROPE for kind, uses in zip(kinds, no_rope, strict=False)]
         if kinds is None:
-            return [name for name in per_type if name != "default"] or []
+            return [name for name in per_type if name != "default"]
         return list(kinds)
 
     def scaling(
@@ -280,15 +282,16 @@ class _Reader:
         if not isinstance(method, str):
             raise ValueError(f"{where}rope_type: must be a string, got {method!r}")
         method = ALIASES.get(method, method)
+        factor = params.get("factor")
         if method == "dynamic" and params.get("alpha") is not None:
-            method = "ntk_alpha"  # Hunyuan: a fixed alpha in place of the dynamic factor
+            # Hunyuan: a fixed alpha, base·α^(d/(d−2)): static NTK with factor α
+            method, factor = "ntk", params["alpha"]
         context = self.first(CONTEXT)
         max_positions = self.take(context, self.config[context]) if context else 4096
         original = self.get(
             "original_max_position_embeddings",
             params.get("original_max_position_embeddings", max_positions),
         )
-        factor = params.get("alpha") if method == "ntk_alpha" else params.get("factor")
         if factor is None and method in ("yarn", "longrope"):
             factor = whole_number(
                 f"{where}max_position_embeddings", max_positions, 1
@@ -299,7 +302,7 @@ class _Reader:
             scaling = RopeScaling(
                 head_dim=head_dim,
                 base=params["rope_theta"],
-                method="ntk" if method == "ntk_alpha" else method,
+                method=method,
                 factor=1.0 if factor is None else factor,
                 original_context=original,
                 max_position_embeddings=max_positions,
@@ -312,8 +315,8 @@ class _Reader:
                 truncate=params.get("truncate", True),
                 low_freq_factor=params.get("low_freq_factor", 1.0),
                 high_freq_factor=params.get("high_freq_factor", 4.0),
-                short_factor=_factors(f"{where}short_factor", params.get("short_factor", [])),
-                long_factor=_factors(f"{where}long_factor", params.get("long_factor", [])),
+                short_factor=factor_list(f"{where}short_factor", params.get("short_factor", [])),
+                long_factor=factor_list(f"{where}long_factor", params.get("long_factor", [])),
                 short_mscale=params.get("short_mscale"),
                 long_mscale=params.get("long_mscale"),
             )
@@ -330,11 +333,7 @@ class _Reader:
         for key in ("rope_parameters", "rope_scaling"):
             params = self.get(key)
             if isinstance(params, Mapping):
-                groups = (
-                    params.values()
-                    if all(isinstance(v, Mapping | None) for v in params.values())
-                    else [params]
-                )
+                groups = params.values() if _per_layer_type(params) else [params]
                 names += [
                     f"{self.prefix}{key}.{name}"
                     for group in groups
@@ -345,7 +344,6 @@ class _Reader:
         return sorted(set(names))
 
 
-def _factors(key: str, values: object) -> tuple[float, ...]:
-    if not isinstance(values, list):
-        raise ValueError(f"{key}: must be a list of numbers, got {values!r}")
-    return tuple(number(f"{key}[{i}]", v, low=0.0, strict_low=True) for i, v in enumerate(values))
+def _per_layer_type(params: Mapping[str, Any]) -> bool:
+    """Whether RoPE parameters are one dict per layer type (v5) rather than one flat dict."""
+    return bool(params) and all(isinstance(value, Mapping | None) for value in params.values())

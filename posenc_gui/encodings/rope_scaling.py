@@ -100,6 +100,14 @@ def number(
     return value
 
 
+def factor_list(key: str, values: object) -> tuple[float, ...]:
+    """``values`` as a tuple if it is a list of finite numbers > 0 (LongRoPE's per-pair
+    factors); ValueError naming ``key`` and the first that is not."""
+    if not isinstance(values, list):
+        raise ValueError(f"{key}: must be a list of numbers, got {values!r}")
+    return tuple(number(f"{key}[{i}]", v, low=0.0, strict_low=True) for i, v in enumerate(values))
+
+
 def whole_number(key: str, value: object, low: int, high: int = MAX_POSITIONS) -> int:
     """``value`` if it is an integer in ``[low, high]`` (a float with no fraction too, as
     configs write 4096.0); ValueError naming ``key``."""

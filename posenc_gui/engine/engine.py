@@ -49,12 +49,12 @@ class _PendingRequests:
         self._ready = threading.Condition()
         self._waiting: dict[str, Request] = {}
         self._preferred: str | None = None
-        self._stopped = False
+        self.stopped = False
 
     def put(self, request: Request) -> None:
         """Queue ``request`` (latest wins: an older one of its channel is dropped)."""
         with self._ready:
-            if self._stopped:
+            if self.stopped:
                 return
             self._waiting.pop(request.channel, None)
             self._waiting[request.channel] = request
@@ -68,9 +68,9 @@ class _PendingRequests:
     def take(self) -> Request | None:
         """The next request to compute (waits for one); None once stopped."""
         with self._ready:
-            while not self._waiting and not self._stopped:
+            while not self._waiting and not self.stopped:
                 self._ready.wait()
-            if self._stopped:
+            if self.stopped:
                 return None
             channel = self._preferred
             if channel not in self._waiting:
@@ -81,7 +81,7 @@ class _PendingRequests:
         """Drop every waiting request and let ``take`` return None from now on."""
         with self._ready:
             self._waiting.clear()
-            self._stopped = True
+            self.stopped = True
             self._ready.notify_all()
 
 
@@ -152,7 +152,6 @@ class Engine(QObject):
         self._pending = _PendingRequests()
         self._latest: dict[str, int] = {}
         self._next_id = 0
-        self._stopped = False
         self._worker = _Worker(self._pending)
         # A bound method of this GUI-thread object, so delivery runs on the GUI thread.
         self._worker.computed.connect(self._deliver)
@@ -188,7 +187,7 @@ class Engine(QObject):
 
     def is_running(self) -> bool:
         """Whether the engine still takes requests (False after ``shutdown``)."""
-        return self._worker.serving.is_alive() and not self._stopped
+        return self._worker.serving.is_alive() and not self._pending.stopped
 
     def is_current(self, channel: str, request_id: int) -> bool:
         return self._latest.get(channel) == request_id
@@ -197,7 +196,7 @@ class Engine(QObject):
     def _deliver(
         self, request: Request, result: Any, compute_ms: float, error: str, out_of_memory: bool
     ) -> None:
-        if self._stopped or not self.is_current(request.channel, request.id):
+        if self._pending.stopped or not self.is_current(request.channel, request.id):
             return  # a newer request for this channel exists: never draw a stale frame
         if error:  # the last good frame stays on screen
             if out_of_memory and request.device != "cpu":
@@ -217,6 +216,5 @@ class Engine(QObject):
     def shutdown(self, wait_s: float = 0.25) -> None:
         """Drop waiting requests and stop the worker. Waits at most ``wait_s`` for a running
         computation: one still running finishes on its thread, and is never drawn."""
-        self._stopped = True
         self._pending.stop()
         self._worker.serving.join(wait_s)

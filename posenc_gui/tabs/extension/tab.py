@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from contextlib import ExitStack
 from typing import Any
 
@@ -19,6 +18,7 @@ from posenc_gui.encodings.rope_scaling import (
     METHODS,
     STILL,
     RopeScaling,
+    factor_list,
 )
 from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import Preset
@@ -341,7 +341,7 @@ class ExtensionTab(Tab):
     def set_state(self, state: dict[str, Any]) -> None:
         lists = state.get("longrope")  # absent or null: the lists stay as they are
         if lists is not None:
-            short, long = (_factors(lists, key) for key in ("short_factor", "long_factor"))
+            short, long = (_session_factors(lists, key) for key in ("short_factor", "long_factor"))
             if len(short) != len(long):
                 raise ValueError(
                     "extension: longrope short_factor and long_factor differ in length"
@@ -470,12 +470,9 @@ class ExtensionTab(Tab):
         )
 
 
-def _factors(lists: object, key: str) -> tuple[float, ...]:
-    """A session's LongRoPE list ``key``: finite numbers > 0; ValueError naming it otherwise."""
-    values = lists.get(key) if isinstance(lists, dict) else None
-    if not isinstance(values, list) or not all(
-        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and v > 0
-        for v in values
-    ):
-        raise ValueError(f"extension: longrope.{key} must be a list of numbers > 0")
-    return tuple(float(v) for v in values)
+def _session_factors(lists: object, key: str) -> tuple[float, ...]:
+    """A session's LongRoPE list ``key``; ValueError naming it otherwise."""
+    try:
+        return factor_list(f"longrope.{key}", lists.get(key) if isinstance(lists, dict) else None)
+    except ValueError as exc:
+        raise ValueError(f"extension: {exc}") from None
