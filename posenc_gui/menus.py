@@ -82,6 +82,7 @@ def build_menus(window: MainWindow) -> None:
     _action(
         window, file_menu, tr("&Paste config.json…"), "paste_config", lambda: _paste_config(window)
     )
+    _action(window, file_menu, tr("&Import report…"), "import_report", window.show_import_report)
     file_menu.addSeparator()
     _action(window, file_menu, tr("Open &session…"), "open_session", lambda: _open_session(window))
     _action(
@@ -198,12 +199,21 @@ def _export(window: MainWindow) -> None:
     ExportDialog(window.tab_at(window.tabs.currentIndex()), window).exec()
 
 
-def _report(window: MainWindow, action: Callable[..., str], *args: object) -> None:
-    """Run a user action: its summary in the status bar, or its refusal in a dialog."""
+def _report(window: MainWindow, action: Callable[..., str], *args: object) -> bool:
+    """Run a user action: its summary in the status bar, or its refusal in a dialog; whether
+    it was done."""
     try:
         window.statusBar().showMessage(action(*args), 15_000)
     except ValueError as exc:
         QMessageBox.warning(window, tr("Not done"), str(exc))
+        return False
+    return True
+
+
+def _import(window: MainWindow, data: Callable[[], bytes], source: str) -> None:
+    """Import a config.json and show what was read of it and what was ignored."""
+    if _report(window, lambda: window.import_config(data(), source)):
+        window.show_import_report()
 
 
 def _open_config(window: MainWindow) -> None:
@@ -211,7 +221,7 @@ def _open_config(window: MainWindow) -> None:
         window, tr("Open a model's config.json"), "", tr("JSON (*.json);;All files (*)")
     )
     if path:
-        _report(window, lambda: window.import_config(read_file(path), Path(path).name))
+        _import(window, lambda: read_file(path), Path(path).name)
 
 
 def _paste_config(window: MainWindow) -> None:
@@ -219,4 +229,4 @@ def _paste_config(window: MainWindow) -> None:
         window, tr("Paste config.json"), tr("A model's config.json (JSON):")
     )
     if ok and text.strip():
-        _report(window, window.import_config, text.encode("utf-8"), tr("pasted config.json"))
+        _import(window, lambda: text.encode("utf-8"), tr("pasted config.json"))

@@ -27,9 +27,15 @@ class Preset:
     sources: Mapping[str, str] | None = None
 
     @property
+    def model(self) -> ModelRope | None:
+        """The RoPE of every layer type (None for encodings without RoPE)."""
+        return read_model_config(self.config) if self.kind == "rope" else None
+
+    @property
     def rope(self) -> RopeScaling | None:
-        """The RoPE settings (None for encodings without RoPE)."""
-        return read_model_config(self.config).primary if self.kind == "rope" else None
+        """The RoPE settings of the main (full-attention) layers."""
+        model = self.model
+        return None if model is None else model.primary
 
 
 def _preset(entry: object, index: int, kinds: Collection[str]) -> Preset:

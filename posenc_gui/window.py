@@ -16,9 +16,11 @@ from posenc_gui import registry
 from posenc_gui.app import apply_palette
 from posenc_gui.choices import SHARED_RANGES
 from posenc_gui.controls import apply_settings, settings
+from posenc_gui.encodings.model_config import ModelRope
 from posenc_gui.engine import Engine
 from posenc_gui.files import check_writable_folder, read_file, write_atomic
 from posenc_gui.i18n import language, set_language, tr
+from posenc_gui.import_report import ImportReport
 from posenc_gui.menus import build_menus
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.paths import resource_path
@@ -53,6 +55,8 @@ class MainWindow(QMainWindow):
         self._context = TabContext(self.engine, self.parameters, registry.compare_entries())
         self._tab_classes = registry.tab_classes()
         self._defaults: dict[str, dict[str, Any]] = {}  # each tab's settings when it was built
+        self.imported: tuple[str, ModelRope] | None = None  # the last config.json imported
+        self.import_report: ImportReport | None = None
         for tab_class in self._tab_classes:
             # A placeholder until the tab is first shown or asked for (``tab_at``): building
             # every tab's plots up front was most of the start-up time.
@@ -168,6 +172,7 @@ class MainWindow(QMainWindow):
     def _rebuild(self, session: dict[str, Any]) -> MainWindow:
         window = open_window(session, device=self.engine.device)
         window.remember = self.remember
+        window.imported = self.imported  # its report stays at hand
         if "window" not in session:  # a session file without a placement: keep this one
             window.setGeometry(self.geometry())
         window.show()
@@ -238,6 +243,7 @@ class MainWindow(QMainWindow):
         """
         config, model = read_config_json(data)
         self.apply_preset(Preset(source, "rope", config, "half", {"config": source}))
+        self.imported = (source, model)
         scaling = model.primary
         summary = tr("Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}").format(
             source, scaling.method, scaling.head_dim, scaling.base
@@ -253,10 +259,25 @@ class MainWindow(QMainWindow):
                 for layer in model.layer_types
             )
             summary += tr(
-                "; layer types: {0} — the tabs show the first with full attention"
+                "; layer types: {0} — the tabs show the full-attention layers, the extension "
+                "tab's Layer types page all of them"
             ).format(kinds)
-        ignored = model.ignored
-        return summary + (tr("; ignored keys: {0}").format(", ".join(ignored)) if ignored else "")
+        ignored = [key for key, _ in model.ignored]
+        if ignored:
+            summary += tr("; ignored keys: {0} (why: File → Import report…)").format(
+                ", ".join(ignored)
+            )
+        return summary
+
+    def show_import_report(self) -> None:
+        """Show what the last import read and ignored (non-modal)."""
+        if self.imported is None:
+            self.statusBar().showMessage(
+                tr("No config.json imported yet: File → Open config.json…"), 15_000
+            )
+            return
+        self.import_report = ImportReport(*self.imported, parent=self)
+        self.import_report.show()
 
     def tab(self, name: str) -> Tab:
         """The tab whose objectName is ``name`` (built now if it was not yet)."""

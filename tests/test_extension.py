@@ -211,7 +211,10 @@ def test_old_names_and_ignored_keys():
     )
     scaling = model.primary
     assert (scaling.head_dim, scaling.rotary_dim, scaling.method) == (96, 24, "longrope")
-    assert model.ignored == ("rope_scaling.unknown_knob", "vocab_size")
+    assert dict(model.ignored) == {
+        "rope_scaling.unknown_knob": "not a RoPE parameter transformers reads",
+        "vocab_size": "not a RoPE setting",
+    }
 
 
 @pytest.mark.parametrize(

@@ -34,16 +34,16 @@ def test_default_yarn_views_match_the_library(window, tab):
     )
     original = rope_scaling.scaled_inv_freq(scaling.with_changes(method="default"))
     scaled = rope_scaling.scaled_inv_freq(scaling)
-    _, scaled_curve = tab.wavelength_view.curve_items
+    _, scaled_curve = tab.figures.wavelength_view.curve_items
     np.testing.assert_allclose(data(scaled_curve)[1], (2 * math.pi / scaled).numpy())
-    ratios = np.concatenate([data(item)[1] for item in tab.ratio_view.curve_items])
-    pairs = np.concatenate([data(item)[0] for item in tab.ratio_view.curve_items])
+    ratios = np.concatenate([data(item)[1] for item in tab.figures.ratio_view.curve_items])
+    pairs = np.concatenate([data(item)[0] for item in tab.figures.ratio_view.curve_items])
     np.testing.assert_allclose(ratios[np.argsort(pairs)], (scaled / original).numpy())
     factor = rope_scaling.attention_factor(scaling)
     assert f"attention factor (mscale) {factor:.4f}" in tab.readout.text()
     # decay: exact run means of 2·Σ cos(d·θ'), scaled by the attention factor squared
     starts, counts = binning.runs(tab.frame.params.decay_x)
-    distances, decay = data(tab.decay_view.curve_items[1])
+    distances, decay = data(tab.figures.decay_view.curve_items[1])
     np.testing.assert_allclose(distances, (starts + (counts - 1) / 2).numpy())
     expected = factor**2 * 2 * binning.mean_phasor(starts, counts, scaled).real.sum(1)
     np.testing.assert_allclose(decay, expected.numpy(), rtol=1e-9, atol=1e-9)
@@ -55,9 +55,9 @@ def test_llama31_preset_shows_29_kept_6_blended_29_interpolated(window, drive, t
     assert (window.parameters.head_dim.value(), window.parameters.theta.value()) == (128, 5e5)
     assert tab.method.currentData() == "llama3"
     assert "pairs kept 29, blended 6, interpolated 29" in tab.readout.text()
-    counts = {item.name(): len(data(item)[0]) for item in tab.ratio_view.curve_items}
+    counts = {item.name(): len(data(item)[0]) for item in tab.figures.ratio_view.curve_items}
     assert counts == {"kept": 29, "blended": 6, "interpolated": 29}
-    assert [span.getRegion() for span in tab.ratio_view.spans] == [
+    assert [span.getRegion() for span in tab.figures.ratio_view.spans] == [
         (-0.5, 28.5),
         (28.5, 34.5),
         (34.5, 63.5),
@@ -72,7 +72,7 @@ def test_angle_budget_flags_unseen_angles(window, drive, tab):
     )
     drive(window, lambda: tab.target_context.setValue(32768), channel="extension")
     theta = rope_scaling.scaled_inv_freq(RopeScaling(head_dim=128))
-    original, target, flagged = tab.angle_view.curve_items
+    original, target, flagged = tab.figures.angle_view.curve_items
     np.testing.assert_allclose(data(original)[1], (8192 * theta).numpy())
     np.testing.assert_allclose(data(target)[1], (32768 * theta).numpy())
     expected = np.flatnonzero((8192 * theta < 2 * math.pi).numpy())
@@ -81,7 +81,7 @@ def test_angle_budget_flags_unseen_angles(window, drive, tab):
 
 def test_dynamic_sweep_marks_the_base_at_the_length(window, drive, qtbot, tab):
     drive(window, lambda: tab.sweep_length.setValue(20000), channel="extension")
-    curve, marker = tab.dynamic_view.curve_items
+    curve, marker = tab.figures.dynamic_view.curve_items
     scaling = RopeScaling(
         head_dim=128,
         method="dynamic",
@@ -104,10 +104,10 @@ def test_clashing_settings_keep_the_last_frame_and_say_why(window, drive, tab):
         lambda: tab.method.setCurrentIndex(tab.method.findData("llama3")),
         channel="extension",
     )
-    before = data(tab.wavelength_view.curve_items[1])[1].copy()
+    before = data(tab.figures.wavelength_view.curve_items[1])[1].copy()
     tab.low_freq_factor.setValue(8.0)  # above high_freq_factor 4
     assert "high_freq_factor: must be at least low_freq_factor" in tab.message.text()
-    np.testing.assert_array_equal(data(tab.wavelength_view.curve_items[1])[1], before)
+    np.testing.assert_array_equal(data(tab.figures.wavelength_view.curve_items[1])[1], before)
     drive(window, lambda: tab.low_freq_factor.setValue(1.0), channel="extension")
     assert tab.message.text() == ""
 
@@ -124,7 +124,7 @@ def test_phi_preset_brings_its_factor_lists(window, drive, tab):
     long = torch.tensor(phi.config["rope_scaling"]["long_factor"], dtype=torch.float64)
     theta = rope_scaling.scaled_inv_freq(RopeScaling(head_dim=96))
     np.testing.assert_allclose(
-        data(tab.wavelength_view.curve_items[1])[1], (2 * math.pi * long / theta).numpy()
+        data(tab.figures.wavelength_view.curve_items[1])[1], (2 * math.pi * long / theta).numpy()
     )  # target 131072 > L0
 
 
@@ -179,7 +179,7 @@ def test_config_import_applies_and_lists_ignored_keys(window, drive, tab):
         channel="extension",
     )
     assert summary[0].startswith("Loaded config.json: yarn RoPE, head_dim 128")
-    assert summary[0].endswith("ignored keys: vocab_size")
+    assert summary[0].endswith("ignored keys: vocab_size (why: File → Import report…)")
     assert (tab.method.currentData(), tab.factor.value()) == ("yarn", 4.0)
     assert tab.original_context.value() == 32768
     assert window.parameters.theta.value() == 1e6

@@ -23,10 +23,12 @@ EXPECTED = [
     "Qwen2.5-7B-Instruct",
     "Qwen2.5-7B-Instruct + YaRN ×4",
     "Phi-3.5-mini (LongRoPE; Phi-3-mini-128k layout)",
+    "Phi-4-mini (LongRoPE, partial 0.75)",
     "GPT-NeoX-20B",
     "Gemma-7B",
     "DeepSeek-V3 (YaRN ×40)",
     "Qwen3-8B",
+    "Qwen2.5-VL-7B (M-RoPE sections 16/24/24)",
     "Ministral-8B (θ 1e8)",
     "Gemma-3-27B (local θ 1e4, global θ 1e6 ×8)",
     "Llama-4-Scout (hard step ×16, NoPE layers)",
@@ -62,9 +64,17 @@ def test_every_bundled_preset_loads_validates_and_has_sources():
             "Phi-3.5-mini (LongRoPE; Phi-3-mini-128k layout)",
             {"head_dim": 96, "method": "longrope", "factor": 32.0, "original_context": 4096},
         ),
+        (
+            "Phi-4-mini (LongRoPE, partial 0.75)",
+            {"head_dim": 128, "rotary_dim": 96, "method": "longrope", "factor": 32.0},
+        ),
         ("GPT-NeoX-20B", {"head_dim": 96, "rotary_dim": 24}),
         ("Gemma-7B", {"head_dim": 256}),
         ("Qwen3-8B", {"head_dim": 128, "base": 1e6, "max_position_embeddings": 40960}),
+        (
+            "Qwen2.5-VL-7B (M-RoPE sections 16/24/24)",
+            {"head_dim": 128, "base": 1e6, "method": "default", "max_position_embeddings": 128000},
+        ),
         ("Ministral-8B (θ 1e8)", {"base": 1e8}),
         ("Gemma-3-27B (local θ 1e4, global θ 1e6 ×8)", {"base": 1e6, "method": "linear"}),
         (
@@ -129,7 +139,7 @@ def test_read_config_json_good_and_bad():
     config, model = read_config_json(good)
     scaling = model.primary
     assert config["vocab_size"] == 128256 and scaling.head_dim == 128
-    assert model.ignored == ("vocab_size",)
+    assert model.ignored == (("vocab_size", "not a RoPE setting"),)
     assert read_config_json(b"\xef\xbb\xbf" + good)[1] == model  # a UTF-8 byte-order mark
     for data, message in (
         (good[:-5], "not valid JSON"),

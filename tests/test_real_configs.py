@@ -61,7 +61,9 @@ def test_gemma3_global_layers_scale_and_local_layers_keep_their_own_base():
     for name in ("sliding_attention", "full_attention"):
         _same(layers[name], expected[name])
     assert model.primary is layers["full_attention"].scaling
-    assert "vision_config" in model.ignored and "architectures" in model.ignored
+    ignored = dict(model.ignored)
+    assert ignored["vision_config"].startswith("another part of the model")
+    assert ignored["architectures"] == "not a RoPE setting"
 
 
 DEEPSEEK_V3 = {  # deepseek-ai/DeepSeek-V3: no head_dim, the rotary size is qk_rope_head_dim
@@ -178,3 +180,85 @@ def test_phimoe_attention_factor_is_its_short_then_long_mscale():
 def test_large_bases_of_released_checkpoints_are_read(theta):
     config = {"head_dim": 128, "rope_theta": theta}
     assert read_model_config(config).primary.base == theta
+
+
+def test_gemma3_layer_pattern_is_built_as_transformers_builds_it():
+    from transformers.models.gemma3.configuration_gemma3 import Gemma3TextConfig
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = Gemma3TextConfig(**GEMMA3["text_config"]).layer_types
+    layers = {layer.layer_type: layer.layers for layer in read_model_config(GEMMA3).layer_types}
+    for name in ("sliding_attention", "full_attention"):
+        assert layers[name] == tuple(i for i, kind in enumerate(theirs) if kind == name)
+    assert layers["full_attention"][:3] == (5, 11, 17) and len(layers["full_attention"]) == 10
+
+
+def _preset_config(name: str) -> dict:
+    from posenc_gui import registry
+    from posenc_gui.presets import load_presets
+
+    return dict(next(p for p in load_presets(registry.preset_kinds()) if p.name == name).config)
+
+
+def test_phi4_mini_preset_is_what_phi3_rotary_computes_short_and_long():
+    config = _preset_config("Phi-4-mini (LongRoPE, partial 0.75)")
+    scaling = read_model_config(config).primary
+    assert (scaling.head_dim, scaling.rotary_dim, scaling.method) == (128, 96, "longrope")
+    assert len(scaling.long_factor) == 48 and scaling.long_factor[-1] == 47.77
+    from transformers.models.phi3.configuration_phi3 import Phi3Config
+    from transformers.models.phi3.modeling_phi3 import Phi3RotaryEmbedding
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rotary = Phi3RotaryEmbedding(Phi3Config(**config))
+    x = torch.ones(1, 1, 8)
+    for seq_len, factors in ((4096, scaling.short_factor), (4097, scaling.long_factor)):
+        rotary(x, torch.arange(seq_len)[None])  # its forward switches to the long factors
+        theirs = rotary.inv_freq.double()
+        torch.testing.assert_close(scaled_inv_freq(scaling, seq_len), theirs, rtol=1e-6, atol=0)
+        base = 1e4 ** (-torch.arange(0, 96, 2, dtype=torch.float64) / 96)
+        torch.testing.assert_close(theirs, base / torch.tensor(factors).double(), rtol=1e-6, atol=0)
+        assert attention_factor(scaling, seq_len) == pytest.approx(rotary.attention_scaling)
+
+
+def test_qwen2_5_vl_preset_reads_its_mrope_sections_and_plain_text_frequencies():
+    config = _preset_config("Qwen2.5-VL-7B (M-RoPE sections 16/24/24)")
+    model = read_model_config(config)
+    assert dict(model.used)["rope_scaling.mrope_section"] == [16, 24, 24]
+    assert dict(model.ignored)["use_sliding_window"] == "not a RoPE setting"
+    expected = _module("qwen2_5_vl", "Qwen2_5_VLRotaryEmbedding", "Qwen2_5_VLTextConfig", config)
+    _same(model.layer_types[0], expected["default"])
+
+
+def test_every_key_is_named_by_where_it_came_from_and_unused_ones_say_why():
+    config = {
+        "head_dim": 64,
+        "hidden_size": 4096,
+        "rope_theta": 5e5,
+        "rope_scaling": {"rope_type": "linear", "factor": 4.0, "beta_fast": 32.0},
+        "text_config": {"rope_theta": 1e6, "num_attention_heads": 16},
+    }
+    model = read_model_config(config)
+    used, ignored = dict(model.used), dict(model.ignored)
+    assert used == {"text_config.rope_theta": 1e6, "head_dim": 64} | {
+        f"rope_scaling.{key}": value for key, value in (("rope_type", "linear"), ("factor", 4.0))
+    }
+    assert model.primary.base == 1e6
+    assert ignored == {
+        "rope_scaling.beta_fast": "rope_type linear does not use it",
+        "rope_theta": "text_config.rope_theta is read instead (the language model's own)",
+        "hidden_size": "not needed: other keys decide this model's RoPE",
+        "text_config.num_attention_heads": "not needed: other keys decide this model's RoPE",
+    }
+    with pytest.raises(ValueError, match=r"^rope_scaling\.factor: must be ≥ 1"):
+        read_model_config({**config, "rope_scaling": {"rope_type": "linear", "factor": 0.5}})
+
+
+def test_rope_keys_keep_what_the_reading_needs():
+    from posenc_gui.encodings.model_config import rope_keys
+
+    for config in (GEMMA3, LLAMA4_SCOUT, DEEPSEEK_V3):
+        kept = rope_keys(config)
+        assert read_model_config(kept).layer_types == read_model_config(config).layer_types
+    assert "vision_config" not in rope_keys(GEMMA3) and "kv_lora_rank" not in rope_keys(DEEPSEEK_V3)

@@ -1,6 +1,7 @@
 """Pure-math positional encodings (torch only, never Qt): the public library API.
 
-One module per family: ``sinusoidal``, ``relative``, ``rope``, ``rope_scaling``; ``binning``
+One module per family: ``sinusoidal``, ``relative``, ``rope``, ``rope_scaling``;
+``model_config`` reads a released model's config.json per layer type; ``binning``
 for exact display-resolution means and ``window`` (torch-free) for the axis windows views ask
 for. Import the module you need:
 
@@ -9,4 +10,4 @@ for. Import the module you need:
 torch.Size([8, 16])
 """
 
-__all__ = ["binning", "relative", "rope", "rope_scaling", "sinusoidal", "window"]
+__all__ = ["binning", "model_config", "relative", "rope", "rope_scaling", "sinusoidal", "window"]

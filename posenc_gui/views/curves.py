@@ -132,12 +132,14 @@ class CurvesView(pg.PlotWidget):
         lines: Sequence[Line] = (),
         spans: Sequence[Span] = (),
         x_labels: Sequence[str] | None = None,
+        y_labels: Sequence[str] | None = None,
         x_extent: tuple[int, int] | None = None,
     ) -> None:
         """Draw ``curves`` over ``bands``, with reference ``lines``, replacing what was drawn.
 
-        ``x_labels`` label x = 0, 1, … With ``x_extent`` the curves are a window of data over
-        that x range: x keeps the user's zoom (see ``x_window``) and only y fits the data.
+        ``x_labels`` label x = 0, 1, … (``y_labels`` y = 0, 1, …). With ``x_extent`` the
+        curves are a window of data over that x range: x keeps the user's zoom (see
+        ``x_window``) and only y fits the data.
         """
         for name, fill in self.bands:
             self.legend.removeItem(name)
@@ -179,8 +181,9 @@ class CurvesView(pg.PlotWidget):
             )
             item.setZValue(2)
         self.lines = [self._line(line) for line in lines]
-        ticks = None if x_labels is None else [list(enumerate(x_labels))]
-        self.plot.getAxis("bottom").setTicks(ticks)
+        self.legend.setVisible(bool(self.legend.items))  # an empty legend is an empty box
+        for axis, labels in (("bottom", x_labels), ("left", y_labels)):
+            self.plot.getAxis(axis).setTicks(None if labels is None else [list(enumerate(labels))])
         if x_extent is None:
             self.plot.enableAutoRange()
         else:

@@ -60,6 +60,34 @@
       <translation>未导出</translation>
     </message>
     <message>
+      <source>[{0}, … ({1} items)]</source>
+      <translation>[{0}, …（共 {1} 项）]</translation>
+    </message>
+    <message>
+      <source>read</source>
+      <translation>已读取</translation>
+    </message>
+    <message>
+      <source>key</source>
+      <translation>键</translation>
+    </message>
+    <message>
+      <source>value used</source>
+      <translation>采用的值</translation>
+    </message>
+    <message>
+      <source>read or ignored</source>
+      <translation>读取或忽略</translation>
+    </message>
+    <message>
+      <source>Import report: {0}</source>
+      <translation>导入报告：{0}</translation>
+    </message>
+    <message>
+      <source>ignored: {0}</source>
+      <translation>已忽略：{0}</translation>
+    </message>
+    <message>
       <source>&amp;Light theme</source>
       <translation>浅色主题(&amp;L)</translation>
     </message>
@@ -90,6 +118,10 @@
     <message>
       <source>&amp;Paste config.json…</source>
       <translation>粘贴 config.json(&amp;P)…</translation>
+    </message>
+    <message>
+      <source>&amp;Import report…</source>
+      <translation>导入报告(&amp;I)…</translation>
     </message>
     <message>
       <source>Open &amp;session…</source>
@@ -384,38 +416,6 @@
       <translation>不旋转</translation>
     </message>
     <message>
-      <source>none (plain RoPE)</source>
-      <translation>无（原始 RoPE）</translation>
-    </message>
-    <message>
-      <source>linear / position interpolation</source>
-      <translation>线性 / 位置插值</translation>
-    </message>
-    <message>
-      <source>NTK-aware (static)</source>
-      <translation>NTK-aware（静态）</translation>
-    </message>
-    <message>
-      <source>dynamic NTK</source>
-      <translation>动态 NTK</translation>
-    </message>
-    <message>
-      <source>proportional (Gemma 4)</source>
-      <translation>比例式（Gemma 4）</translation>
-    </message>
-    <message>
-      <source>Context extension</source>
-      <translation>上下文扩展</translation>
-    </message>
-    <message>
-      <source>YaRN: truncate the ramp</source>
-      <translation>YaRN：截断斜坡</translation>
-    </message>
-    <message>
-      <source>Play dynamic-NTK sweep</source>
-      <translation>播放动态 NTK 扫描</translation>
-    </message>
-    <message>
       <source>(a) Wavelength per pair</source>
       <translation>(a) 每对通道的波长</translation>
     </message>
@@ -468,6 +468,126 @@
       <translation>等效底数</translation>
     </message>
     <message>
+      <source>attention factor (mscale) {0:.4f} · effective base {1:,.6g} · pairs kept {2}, blended {3}, interpolated {4}{6} · {5} pairs see angles never seen in training</source>
+      <translation>注意力因子（mscale）{0:.4f} · 等效底数 {1:,.6g} · 保持 {2} 对，混合 {3} 对，插值 {4} 对{6} · {5} 对通道出现训练中未见过的角度</translation>
+    </message>
+    <message>
+      <source>, not rotated {0}</source>
+      <translation>，不旋转 {0} 对</translation>
+    </message>
+    <message>
+      <source>original 2π/θ_i</source>
+      <translation>原始 2π/θ_i</translation>
+    </message>
+    <message>
+      <source>original</source>
+      <translation>原始</translation>
+    </message>
+    <message>
+      <source>within L0, original</source>
+      <translation>L0 内，原始</translation>
+    </message>
+    <message>
+      <source>within target, scaled</source>
+      <translation>目标长度内，缩放后</translation>
+    </message>
+    <message>
+      <source>angles never seen in training</source>
+      <translation>训练中从未见过的角度</translation>
+    </message>
+    <message>
+      <source>target = {0:,}</source>
+      <translation>目标 = {0:,}</translation>
+    </message>
+    <message>
+      <source>target</source>
+      <translation>目标</translation>
+    </message>
+    <message>
+      <source>2π: a full turn</source>
+      <translation>2π：整一圈</translation>
+    </message>
+    <message>
+      <source>{0} (× attention factor²)</source>
+      <translation>{0}（× 注意力因子²）</translation>
+    </message>
+    <message>
+      <source>dynamic NTK, s = {0:g}</source>
+      <translation>动态 NTK，s = {0:g}</translation>
+    </message>
+    <message>
+      <source>length {0:,}</source>
+      <translation>长度 {0:,}</translation>
+    </message>
+    <message>
+      <source>layers not listed</source>
+      <translation>未列出层</translation>
+    </message>
+    <message>
+      <source> (the controls)</source>
+      <translation>（由控件设定）</translation>
+    </message>
+    <message>
+      <source>(g) Wavelength per pair, each layer type</source>
+      <translation>(g) 各层类型每对维度的波长</translation>
+    </message>
+    <message>
+      <source>(h) Layer pattern</source>
+      <translation>(h) 层排布</translation>
+    </message>
+    <message>
+      <source>layer</source>
+      <translation>层</translation>
+    </message>
+    <message>
+      <source>{0} layers</source>
+      <translation>{0} 层</translation>
+    </message>
+    <message>
+      <source>no RoPE</source>
+      <translation>无 RoPE</translation>
+    </message>
+    <message>
+      <source>(h) Layer pattern: import a config.json that lists its layers</source>
+      <translation>(h) 层排布：请导入列出各层的 config.json</translation>
+    </message>
+    <message>
+      <source>every layer</source>
+      <translation>所有层</translation>
+    </message>
+    <message>
+      <source>none (plain RoPE)</source>
+      <translation>无（原始 RoPE）</translation>
+    </message>
+    <message>
+      <source>linear / position interpolation</source>
+      <translation>线性 / 位置插值</translation>
+    </message>
+    <message>
+      <source>NTK-aware (static)</source>
+      <translation>NTK-aware（静态）</translation>
+    </message>
+    <message>
+      <source>dynamic NTK</source>
+      <translation>动态 NTK</translation>
+    </message>
+    <message>
+      <source>proportional (Gemma 4)</source>
+      <translation>比例式（Gemma 4）</translation>
+    </message>
+    <message>
+      <source>Context extension</source>
+      <translation>上下文扩展</translation>
+    </message>
+    <message>
+      <source>YaRN: truncate the ramp</source>
+      <translation>YaRN：截断斜坡</translation>
+    </message>
+    <message>
+      <source>Play dynamic-NTK sweep</source>
+      <translation>播放动态 NTK 扫描</translation>
+    </message>
+    <message>
       <source>Frequencies</source>
       <translation>频率</translation>
     </message>
@@ -478,6 +598,10 @@
     <message>
       <source>Dynamic NTK</source>
       <translation>动态 NTK</translation>
+    </message>
+    <message>
+      <source>Layer types</source>
+      <translation>层类型</translation>
     </message>
     <message>
       <source>dynamic NTK needs a rotary dim of at least 4 (its exponent is d/(d−2))</source>
@@ -548,64 +672,12 @@
       <translation>会话</translation>
     </message>
     <message>
-      <source>original 2π/θ_i</source>
-      <translation>原始 2π/θ_i</translation>
-    </message>
-    <message>
-      <source>original</source>
-      <translation>原始</translation>
-    </message>
-    <message>
-      <source>within L0, original</source>
-      <translation>L0 内，原始</translation>
-    </message>
-    <message>
-      <source>within target, scaled</source>
-      <translation>目标长度内，缩放后</translation>
-    </message>
-    <message>
-      <source>angles never seen in training</source>
-      <translation>训练中从未见过的角度</translation>
-    </message>
-    <message>
-      <source>, not rotated {0}</source>
-      <translation>，不旋转 {0} 对</translation>
-    </message>
-    <message>
-      <source>attention factor (mscale) {0:.4f} · effective base {1:,.6g} · pairs kept {2}, blended {3}, interpolated {4}{6} · {5} pairs see angles never seen in training</source>
-      <translation>注意力因子（mscale）{0:.4f} · 等效底数 {1:,.6g} · 保持 {2} 对，混合 {3} 对，插值 {4} 对{6} · {5} 对通道出现训练中未见过的角度</translation>
-    </message>
-    <message>
       <source>LongRoPE factor lists: from {0} ({1} short + {2} long)</source>
       <translation>LongRoPE 因子列表：来自 {0}（{1} 个短 + {2} 个长）</translation>
     </message>
     <message>
-      <source>target = {0:,}</source>
-      <translation>目标 = {0:,}</translation>
-    </message>
-    <message>
-      <source>target</source>
-      <translation>目标</translation>
-    </message>
-    <message>
-      <source>2π: a full turn</source>
-      <translation>2π：整一圈</translation>
-    </message>
-    <message>
       <source>{0}: the extension tab has no control for it (the library reads it: posenc_gui.encodings.model_config)</source>
       <translation>{0}：上下文扩展标签页没有对应的控件（库可以读取：posenc_gui.encodings.model_config）</translation>
-    </message>
-    <message>
-      <source>{0} (× attention factor²)</source>
-      <translation>{0}（× 注意力因子²）</translation>
-    </message>
-    <message>
-      <source>dynamic NTK, s = {0:g}</source>
-      <translation>动态 NTK，s = {0:g}</translation>
-    </message>
-    <message>
-      <source>length {0:,}</source>
-      <translation>长度 {0:,}</translation>
     </message>
     <message>
       <source>ALiBi, heads 1 … {n} (steepest first)</source>
@@ -1160,8 +1232,16 @@
       <translation>已载入 {0}：{1} RoPE，head_dim {2}，θ {3:g}</translation>
     </message>
     <message>
-      <source>; layer types: {0} — the tabs show the first with full attention</source>
-      <translation>；层类型：{0}——各标签页显示全注意力层</translation>
+      <source>No config.json imported yet: File → Open config.json…</source>
+      <translation>尚未导入 config.json：文件 → 打开 config.json…</translation>
+    </message>
+    <message>
+      <source>; layer types: {0} — the tabs show the full-attention layers, the extension tab's Layer types page all of them</source>
+      <translation>；层类型：{0} —— 各标签页显示全注意力层，上下文扩展标签页的“层类型”页显示全部</translation>
+    </message>
+    <message>
+      <source>; ignored keys: {0} (why: File → Import report…)</source>
+      <translation>；忽略的键：{0}（原因见 文件 → 导入报告…）</translation>
     </message>
     <message>
       <source>{0}: compute {1:.1f} ms</source>
@@ -1174,10 +1254,6 @@
     <message>
       <source>device: {0}</source>
       <translation>设备：{0}</translation>
-    </message>
-    <message>
-      <source>; ignored keys: {0}</source>
-      <translation>；忽略的键：{0}</translation>
     </message>
   </context>
 </TS>

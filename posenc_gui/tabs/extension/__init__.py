@@ -11,5 +11,7 @@ SPEC = TabSpec(
         "decay": "context",
         "angle": "context",
         "dynamic": "dynamic",
+        "layer_wavelength": "layers",
+        "layer_pattern": "layers",
     },
 )

@@ -9,6 +9,7 @@ import numpy as np
 import torch
 
 from posenc_gui.encodings import binning, rope, rope_scaling
+from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.encodings.rope_scaling import RopeScaling
 from posenc_gui.encodings.window import Window, full
 
@@ -21,6 +22,16 @@ class ExtensionParams:
     target_context: int
     sweep_length: int  # the length marked on the dynamic-NTK curve
     decay_x: Window | None = None  # distances shown by the decay view
+    layer_types: tuple[LayerRope, ...] = ()  # an imported model's, the controls' among them
+
+
+@dataclass(frozen=True)
+class LayerTypeFrame:
+    """One layer type of the model: its wavelengths at the target context (empty: no RoPE)."""
+
+    layer: LayerRope
+    wavelength: np.ndarray  # [P] 2π/θ'_i, NaN for pairs that never turn
+    attention_factor: float
 
 
 @dataclass(frozen=True)
@@ -42,6 +53,7 @@ class ExtensionFrame:
     lengths: np.ndarray  # [N] sequence lengths for the dynamic-NTK curve
     dynamic_base: np.ndarray  # [N] dynamic NTK's base at each length
     sweep_base: float | None  # its value at params.sweep_length (None: rotary dim 2, no NTK)
+    layer_types: tuple[LayerTypeFrame, ...]  # one per entry of params.layer_types
 
 
 def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFrame:
@@ -69,8 +81,7 @@ def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFram
         params=p,
         pairs=np.arange(len(original)),
         wavelength_original=(2 * math.pi / original).numpy(),
-        # pairs that never turn (proportional) have no wavelength: NaN, drawn as a gap
-        wavelength_scaled=torch.where(scaled > 0, 2 * math.pi / scaled, math.nan).numpy(),
+        wavelength_scaled=_wavelengths(scaled),
         ratio=(scaled / original).numpy(),
         regions=tuple(rope_scaling.regions(s, seq_len=target)),
         distances=binning.centres(decay).numpy(),
@@ -86,4 +97,18 @@ def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFram
             [rope_scaling.effective_base(dynamic, int(n)) for n in lengths] if dynamic else []
         ),
         sweep_base=rope_scaling.effective_base(dynamic, p.sweep_length) if dynamic else None,
+        layer_types=tuple(_layer_type(layer, target) for layer in p.layer_types),
     )
+
+
+def _wavelengths(inv_freq: torch.Tensor) -> np.ndarray:
+    """2π/θ per pair; NaN (drawn as a gap) where a pair never turns (proportional RoPE)."""
+    return torch.where(inv_freq > 0, 2 * math.pi / inv_freq, math.nan).numpy()
+
+
+def _layer_type(layer: LayerRope, target: int) -> LayerTypeFrame:
+    s = layer.scaling
+    if s is None:
+        return LayerTypeFrame(layer, np.array([]), 1.0)
+    inv_freq = rope_scaling.scaled_inv_freq(s, seq_len=target)
+    return LayerTypeFrame(layer, _wavelengths(inv_freq), rope_scaling.attention_factor(s, target))

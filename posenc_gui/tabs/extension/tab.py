@@ -5,37 +5,21 @@ from __future__ import annotations
 from contextlib import ExitStack
 from typing import Any
 
-import numpy as np
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QPushButton, QWidget
 from superqt.utils import signals_blocked
 
 from posenc_gui.controls import LogControl, check_holds
-from posenc_gui.encodings.rope_scaling import (
-    BLENDED,
-    INTERPOLATED,
-    KEPT,
-    METHODS,
-    STILL,
-    RopeScaling,
-    factor_list,
-)
+from posenc_gui.encodings.rope_scaling import METHODS, RopeScaling, factor_list
 from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import Preset
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.extension import SPEC
 from posenc_gui.tabs.extension.compute import ExtensionFrame, ExtensionParams, compute_extension
-from posenc_gui.views import Curve, CurvesView, Line, Span
+from posenc_gui.tabs.extension.figures import ExtensionFigures, readout_text
+from posenc_gui.tabs.extension.layers import ModelLayers
 
 CONTEXT_RANGE = (16.0, float(2**24))  # Llama 4 Scout: 10,485,760
-# palette: green, orange, blue, and the text colour for pairs that never turn
-REGION_COLOURS = {KEPT: 3, BLENDED: 5, INTERPOLATED: 1, STILL: 0}
-REGION_LABELS = {
-    KEPT: N_("kept"),
-    BLENDED: N_("blended"),
-    INTERPOLATED: N_("interpolated"),
-    STILL: N_("not rotated"),
-}
 SWEEP_MS = 40
 SWEEP_FRAMES = 200
 METHOD_LABELS = {
@@ -67,19 +51,6 @@ def _spin(
     return box
 
 
-def _region_spans(regions: tuple[str, ...]) -> list[Span]:
-    """Consecutive pairs of one region as one shaded span (pairs i cover i − ½ … i + ½)."""
-    spans, start = [], 0
-    for i in range(1, len(regions) + 1):
-        if i == len(regions) or regions[i] != regions[start]:
-            region = regions[start]
-            spans.append(
-                Span(start - 0.5, i - 0.5, tr(REGION_LABELS[region]), REGION_COLOURS[region])
-            )
-            start = i
-    return spans
-
-
 class ExtensionTab(Tab):
     spec, title = SPEC, N_("Context extension")
     name = SPEC.name
@@ -92,6 +63,9 @@ class ExtensionTab(Tab):
 
     @classmethod
     def preset_page(cls, preset: Preset) -> str | None:
+        model = preset.model
+        if model is not None and len(model.layer_types) > 1:
+            return "layers"  # a model that mixes layer types is shown side by side
         return "dynamic" if preset.rope and preset.rope.method == "dynamic" else "frequencies"
 
     def __init__(self, context: TabContext, parent: QWidget | None = None) -> None:
@@ -152,51 +126,38 @@ class ExtensionTab(Tab):
             [(N_("sweep length"), self.sweep_length), ("", self.sweep)],
             applies=lambda: self.current_page() == "dynamic",
         )
+        self.layers = ModelLayers()
         for widget in (self.readout, self.message):
             self.controls.addRow(widget)
 
-        self.wavelength_view = CurvesView(
-            tr("(a) Wavelength per pair"),
-            tr("pair i"),
-            tr("wavelength (positions)"),
-            legend_at="top left",
-        )
-        self.wavelength_view.set_log(y=True)
-        self.ratio_view = CurvesView(
-            tr("(b) θ'_i / θ_i per pair"), tr("pair i"), tr("ratio"), legend_at="bottom left"
-        )
-        self.ratio_view.set_log(y=True)
-        self.decay_view = CurvesView(
-            tr("(c) Decay of q·k (q = k = 1)"), tr("distance"), tr("score")
-        )
-        self.angle_view = CurvesView(
-            tr("(d) Angle budget per pair"),
-            tr("pair i"),
-            tr("largest angle (rad)"),
-            legend_at="top right",
-        )
-        self.angle_view.set_log(y=True)
-        self.dynamic_view = CurvesView(
-            tr("(f) Dynamic NTK: base against sequence length"),
-            tr("sequence length"),
-            tr("effective base"),
-            legend_at="top left",
-        )
+        self.figures = ExtensionFigures()
         self.add_page(
             "frequencies",
             tr("Frequencies"),
-            {"wavelength": self.wavelength_view, "ratio": self.ratio_view},
+            {"wavelength": self.figures.wavelength_view, "ratio": self.figures.ratio_view},
         )
+        figures = self.figures
         self.add_page(
-            "context", tr("Decay && angles"), {"decay": self.decay_view, "angle": self.angle_view}
+            "context",
+            tr("Decay && angles"),
+            {"decay": figures.decay_view, "angle": figures.angle_view},
         )
-        self.add_page("dynamic", tr("Dynamic NTK"), {"dynamic": self.dynamic_view})
+        self.add_page("dynamic", tr("Dynamic NTK"), {"dynamic": self.figures.dynamic_view})
+        self.add_page(
+            "layers",
+            tr("Layer types"),
+            {
+                "layer_wavelength": self.layers.wavelength_view,
+                "layer_pattern": self.layers.pattern_view,
+            },
+            columns=1,  # the pattern is a strip under the curves, as wide as they are
+        )
 
         self.timer = QTimer(self, interval=SWEEP_MS)
         self.timer.timeout.connect(self._advance_sweep)
         self.sweep.toggled.connect(self._play)
         for signal in (
-            self.decay_view.viewport.changed,
+            self.figures.decay_view.viewport.changed,
             self.method.currentIndexChanged,
             self.factor.valueChanged,
             self.original_context.valueChanged,
@@ -271,11 +232,13 @@ class ExtensionTab(Tab):
 
     def request(self) -> ExtensionParams:
         target = int(self.target_context.value())
+        scaling = self.scaling()
         return ExtensionParams(
-            self.scaling(),
+            scaling,
             target,
             int(self.sweep_length.value()),
-            self.decay_view.x_window(0, target),
+            self.figures.decay_view.x_window(0, target),
+            self.layers.layer_types(scaling),
         )
 
     def apply_scaling(self, scaling: RopeScaling, source: str) -> None:
@@ -336,9 +299,15 @@ class ExtensionTab(Tab):
         return {
             **super().state(),
             "longrope": {"short_factor": list(short), "long_factor": list(long)},
+            "model": self.layers.state(),
         }
 
+    def reset(self, defaults: dict[str, Any]) -> None:
+        self.layers.clear()  # nothing of an earlier model stays
+        super().reset(defaults)
+
     def set_state(self, state: dict[str, Any]) -> None:
+        self.layers.set_state(state.get("model"))  # absent or null: no imported model
         lists = state.get("longrope")  # absent or null: the lists stay as they are
         if lists is not None:
             short, long = (_session_factors(lists, key) for key in ("short_factor", "long_factor"))
@@ -352,122 +321,13 @@ class ExtensionTab(Tab):
 
     def apply_preset(self, preset: Preset) -> None:
         if preset.rope is not None:
+            self.layers.set_model(preset.name, preset.config)
             self.apply_scaling(preset.rope, preset.name)
 
     def draw(self, frame: ExtensionFrame) -> None:
-        p, s = frame.params, frame.params.scaling
-        turning = np.isfinite(frame.wavelength_scaled)  # proportional: some pairs never turn
-        lines = [
-            Line(s.original_context, f"L0 = {s.original_context:,}", vertical=False, color=0),
-            Line(
-                p.target_context,
-                tr("target = {0:,}").format(p.target_context),
-                vertical=False,
-                color=2,
-            ),
-        ]
-        self.wavelength_view.set_curves(
-            [
-                Curve(tr("original 2π/θ_i"), frame.pairs, frame.wavelength_original, dashed=True),
-                Curve(
-                    f"{s.method} 2π/θ'_i",
-                    frame.pairs[turning],
-                    frame.wavelength_scaled[turning],
-                    color=1,
-                ),
-            ],
-            lines=lines,
-        )
-
-        regions = np.array(frame.regions)
-        self.ratio_view.set_curves(
-            [
-                Curve(
-                    tr(REGION_LABELS[region]),
-                    frame.pairs[regions == region],
-                    frame.ratio[regions == region],
-                    scatter=True,
-                    color=REGION_COLOURS[region],
-                )
-                for region in REGION_LABELS
-                # a pair that never turns has ratio 0: off a log axis, shown by its band
-                if region in frame.regions and region != STILL
-            ],
-            spans=_region_spans(frame.regions),
-            lines=[
-                Line(1.0, "1", vertical=False, color=0),
-                Line(1 / s.factor, f"1/s = 1/{s.factor:g}", vertical=False, color=0),
-            ],
-        )
-
-        self.decay_view.set_curves(
-            [
-                Curve(tr("original"), frame.distances, frame.decay_original, dashed=True),
-                Curve(
-                    tr("{0} (× attention factor²)").format(s.method),
-                    frame.distances,
-                    frame.decay_scaled,
-                    color=1,
-                ),
-            ],
-            lines=[
-                Line(s.original_context, "L0", color=0),
-                Line(p.target_context, tr("target"), color=2),
-            ],
-            x_extent=(0, p.target_context),
-        )
-
-        self.angle_view.set_curves(
-            [
-                Curve(tr("within L0, original"), frame.pairs, frame.angle_original, dashed=True),
-                Curve(tr("within target, scaled"), frame.pairs, frame.angle_target, color=1),
-                Curve(
-                    tr("angles never seen in training"),
-                    frame.pairs[frame.unseen],
-                    frame.angle_target[frame.unseen],
-                    scatter=True,
-                    color=2,
-                ),
-            ],
-            lines=[Line(2 * np.pi, tr("2π: a full turn"), vertical=False, color=0)],
-        )
-
-        self.dynamic_view.set_curves(
-            [
-                Curve(
-                    tr("dynamic NTK, s = {0:g}").format(s.factor),
-                    frame.lengths,
-                    frame.dynamic_base,
-                    color=1,
-                ),
-                Curve(
-                    tr("length {0:,}").format(p.sweep_length),
-                    np.array([p.sweep_length] if frame.sweep_base is not None else []),
-                    np.array([frame.sweep_base] if frame.sweep_base is not None else []),
-                    scatter=True,
-                    color=2,
-                ),
-            ],
-            lines=[Line(s.max_position_embeddings, "L0", color=0)],
-        )
-
-        counts = {region: frame.regions.count(region) for region in REGION_LABELS}
-        still = tr(", not rotated {0}").format(counts[STILL]) if counts[STILL] else ""
-        self.readout.setText(
-            tr(
-                "attention factor (mscale) {0:.4f} · effective base {1:,.6g} · "
-                "pairs kept {2}, blended {3}, interpolated {4}{6} · {5} pairs see "
-                "angles never seen in training"
-            ).format(
-                frame.attention_factor,
-                frame.effective_base,
-                counts[KEPT],
-                counts[BLENDED],
-                counts[INTERPOLATED],
-                int(frame.unseen.sum()),
-                still,
-            )
-        )
+        self.figures.draw(frame)
+        self.layers.draw(frame)
+        self.readout.setText(readout_text(frame))
 
 
 def _session_factors(lists: object, key: str) -> tuple[float, ...]:

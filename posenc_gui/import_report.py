@@ -1,0 +1,59 @@
+"""The import report: every key of an imported config.json, read (with the value used) or
+ignored (with why), as ``posenc_gui.encodings.model_config`` read it."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from posenc_gui.encodings.model_config import ModelRope
+from posenc_gui.i18n import tr
+
+SHOWN_ITEMS = 6  # of a long list (LongRoPE factors, no_rope_layers)
+
+
+def shown_value(value: object) -> str:
+    """A config value as JSON, long lists cut to their first items and their length."""
+    if isinstance(value, list) and len(value) > SHOWN_ITEMS:
+        head = ", ".join(json.dumps(item) for item in value[:SHOWN_ITEMS])
+        return tr("[{0}, … ({1} items)]").format(head, len(value))
+    return json.dumps(value, ensure_ascii=False)
+
+
+class ImportReport(QDialog):
+    """A table of the keys read and the keys ignored (the reasons are the library's words)."""
+
+    def __init__(self, source: str, model: ModelRope, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("import_report")
+        self.setWindowTitle(tr("Import report: {0}").format(source))
+        rows = [(key, shown_value(value), tr("read")) for key, value in model.used]
+        rows += [(key, "", tr("ignored: {0}").format(why)) for key, why in model.ignored]
+        self.table = QTableWidget(len(rows), 3)
+        self.table.setObjectName("keys")
+        self.table.setHorizontalHeaderLabels([tr("key"), tr("value used"), tr("read or ignored")])
+        for row, cells in enumerate(rows):
+            for column, text in enumerate(cells):
+                self.table.setItem(row, column, QTableWidgetItem(text))
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        QVBoxLayout(self).addWidget(self.table)
+        self.resize(960, 560)
+
+    def rows(self) -> list[tuple[str, ...]]:
+        """The table's text, row by row."""
+        table = self.table
+        items = [
+            [table.item(row, column) for column in range(table.columnCount())]
+            for row in range(table.rowCount())
+        ]
+        return [tuple(item.text() if item else "" for item in row) for row in items]

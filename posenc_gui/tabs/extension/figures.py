@@ -1,0 +1,183 @@
+"""The extension tab's figures, (a) to (f), drawn from a frame (what each scaling method
+does to each pair), and the readout under its controls."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from posenc_gui.encodings.rope_scaling import BLENDED, INTERPOLATED, KEPT, STILL
+from posenc_gui.i18n import N_, tr
+from posenc_gui.tabs.extension.compute import ExtensionFrame
+from posenc_gui.views import Curve, CurvesView, Line, Span
+
+# palette: green, orange, blue, and the text colour for pairs that never turn
+REGION_COLOURS = {KEPT: 3, BLENDED: 5, INTERPOLATED: 1, STILL: 0}
+REGION_LABELS = {
+    KEPT: N_("kept"),
+    BLENDED: N_("blended"),
+    INTERPOLATED: N_("interpolated"),
+    STILL: N_("not rotated"),
+}
+
+
+def _region_spans(regions: tuple[str, ...]) -> list[Span]:
+    """Consecutive pairs of one region as one shaded span (pairs i cover i − ½ … i + ½)."""
+    spans, start = [], 0
+    for i in range(1, len(regions) + 1):
+        if i == len(regions) or regions[i] != regions[start]:
+            region = regions[start]
+            spans.append(
+                Span(start - 0.5, i - 0.5, tr(REGION_LABELS[region]), REGION_COLOURS[region])
+            )
+            start = i
+    return spans
+
+
+class ExtensionFigures:
+    """The views of the frequency, context and dynamic-NTK pages."""
+
+    def __init__(self) -> None:
+        self.wavelength_view = CurvesView(
+            tr("(a) Wavelength per pair"),
+            tr("pair i"),
+            tr("wavelength (positions)"),
+            legend_at="top left",
+        )
+        self.wavelength_view.set_log(y=True)
+        self.ratio_view = CurvesView(
+            tr("(b) θ'_i / θ_i per pair"), tr("pair i"), tr("ratio"), legend_at="bottom left"
+        )
+        self.ratio_view.set_log(y=True)
+        self.decay_view = CurvesView(
+            tr("(c) Decay of q·k (q = k = 1)"), tr("distance"), tr("score")
+        )
+        self.angle_view = CurvesView(
+            tr("(d) Angle budget per pair"),
+            tr("pair i"),
+            tr("largest angle (rad)"),
+            legend_at="top right",
+        )
+        self.angle_view.set_log(y=True)
+        self.dynamic_view = CurvesView(
+            tr("(f) Dynamic NTK: base against sequence length"),
+            tr("sequence length"),
+            tr("effective base"),
+            legend_at="top left",
+        )
+
+    def draw(self, frame: ExtensionFrame) -> None:
+        """Draw every view of ``frame``."""
+        p, s = frame.params, frame.params.scaling
+        turning = np.isfinite(frame.wavelength_scaled)  # proportional: some pairs never turn
+        lines = [
+            Line(s.original_context, f"L0 = {s.original_context:,}", vertical=False, color=0),
+            Line(
+                p.target_context,
+                tr("target = {0:,}").format(p.target_context),
+                vertical=False,
+                color=2,
+            ),
+        ]
+        self.wavelength_view.set_curves(
+            [
+                Curve(tr("original 2π/θ_i"), frame.pairs, frame.wavelength_original, dashed=True),
+                Curve(
+                    f"{s.method} 2π/θ'_i",
+                    frame.pairs[turning],
+                    frame.wavelength_scaled[turning],
+                    color=1,
+                ),
+            ],
+            lines=lines,
+        )
+
+        regions = np.array(frame.regions)
+        self.ratio_view.set_curves(
+            [
+                Curve(
+                    tr(REGION_LABELS[region]),
+                    frame.pairs[regions == region],
+                    frame.ratio[regions == region],
+                    scatter=True,
+                    color=REGION_COLOURS[region],
+                )
+                for region in REGION_LABELS
+                # a pair that never turns has ratio 0: off a log axis, shown by its band
+                if region in frame.regions and region != STILL
+            ],
+            spans=_region_spans(frame.regions),
+            lines=[
+                Line(1.0, "1", vertical=False, color=0),
+                Line(1 / s.factor, f"1/s = 1/{s.factor:g}", vertical=False, color=0),
+            ],
+        )
+
+        self.decay_view.set_curves(
+            [
+                Curve(tr("original"), frame.distances, frame.decay_original, dashed=True),
+                Curve(
+                    tr("{0} (× attention factor²)").format(s.method),
+                    frame.distances,
+                    frame.decay_scaled,
+                    color=1,
+                ),
+            ],
+            lines=[
+                Line(s.original_context, "L0", color=0),
+                Line(p.target_context, tr("target"), color=2),
+            ],
+            x_extent=(0, p.target_context),
+        )
+
+        self.angle_view.set_curves(
+            [
+                Curve(tr("within L0, original"), frame.pairs, frame.angle_original, dashed=True),
+                Curve(tr("within target, scaled"), frame.pairs, frame.angle_target, color=1),
+                Curve(
+                    tr("angles never seen in training"),
+                    frame.pairs[frame.unseen],
+                    frame.angle_target[frame.unseen],
+                    scatter=True,
+                    color=2,
+                ),
+            ],
+            lines=[Line(2 * np.pi, tr("2π: a full turn"), vertical=False, color=0)],
+        )
+
+        self.dynamic_view.set_curves(
+            [
+                Curve(
+                    tr("dynamic NTK, s = {0:g}").format(s.factor),
+                    frame.lengths,
+                    frame.dynamic_base,
+                    color=1,
+                ),
+                Curve(
+                    tr("length {0:,}").format(p.sweep_length),
+                    np.array([p.sweep_length] if frame.sweep_base is not None else []),
+                    np.array([frame.sweep_base] if frame.sweep_base is not None else []),
+                    scatter=True,
+                    color=2,
+                ),
+            ],
+            lines=[Line(s.max_position_embeddings, "L0", color=0)],
+        )
+
+
+def readout_text(frame: ExtensionFrame) -> str:
+    """The frame's numbers in words: attention factor, effective base, pairs per region."""
+    counts = {region: frame.regions.count(region) for region in REGION_LABELS}
+    still = tr(", not rotated {0}").format(counts[STILL]) if counts[STILL] else ""
+    return tr(
+        "attention factor (mscale) {0:.4f} · effective base {1:,.6g} · "
+        "pairs kept {2}, blended {3}, interpolated {4}{6} · {5} pairs see "
+        "angles never seen in training"
+    ).format(
+        frame.attention_factor,
+        frame.effective_base,
+        counts[KEPT],
+        counts[BLENDED],
+        counts[INTERPOLATED],
+        int(frame.unseen.sum()),
+        still,
+    )
