@@ -130,10 +130,14 @@ class Tab(QWidget):
         *,
         applies: Callable[[], bool] | None = None,
     ) -> None:
-        """Rows of the controls column (labels marked for translation, ``""`` for none); with
-        ``applies`` they show only while it holds — the page in front, the chosen method."""
+        """Rows of the controls column (labels marked for translation; ``""`` for none: the
+        widget spans the row); with ``applies`` they show only while it holds — the page in
+        front, the chosen method."""
         for label, widget in rows:
-            self.controls.addRow(tr(label) if label else "", widget)
+            if label:
+                self.controls.addRow(tr(label), widget)
+            else:
+                self.controls.addRow(widget)
             if applies is not None:
                 self._conditional.append((widget, applies))
 

@@ -248,8 +248,9 @@ def _imports_exactly(window, config: dict) -> None:
         expected.head_dim,
         expected.base,
     )
-    assert torch.equal(scaled_inv_freq(shown), scaled_inv_freq(expected))
-    assert attention_factor(shown) == attention_factor(expected)
+    for seq_len in (None, expected.original_context + 1):  # LongRoPE: short, then long
+        assert torch.equal(scaled_inv_freq(shown, seq_len), scaled_inv_freq(expected, seq_len))
+        assert attention_factor(shown, seq_len) == attention_factor(expected, seq_len)
 
 
 @pytest.mark.parametrize(
@@ -287,6 +288,25 @@ def _imports_exactly(window, config: dict) -> None:
             }
         },
         {"head_dim": 128, "partial_rotary_factor": 0.03125 * 8, "rope_theta": 1e11},  # Falcon-H1 θ
+        {  # Phi-3.5-MoE's layout: LongRoPE with its own short and long attention factors
+            "hidden_size": 4096,
+            "num_attention_heads": 32,
+            "max_position_embeddings": 131072,
+            "rope_theta": 10000.0,
+            "rope_scaling": {
+                "type": "longrope",
+                "original_max_position_embeddings": 4096,
+                "short_factor": [1.0] * 64,
+                "long_factor": [1.5] * 64,
+                "short_mscale": 1.243163,
+                "long_mscale": 1.367479,
+            },
+        },
+        {  # an explicit YaRN attention factor replaces 0.1·ln s + 1
+            "head_dim": 128,
+            "rope_theta": 1e6,
+            "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "attention_factor": 1.3},
+        },
     ],
 )
 def test_real_configs_import_exactly(window, config):
@@ -301,7 +321,10 @@ def test_real_configs_import_exactly(window, config):
     [
         ({"rope_type": "yarn", "factor": 2000.0}, r"factor must be a number in \[1, 1,024\]"),
         ({"rope_type": "yarn", "factor": 4.0, "beta_fast": 32.00001}, "at most 4 decimals"),
-        ({"rope_type": "yarn", "factor": 4.0, "attention_factor": 1.3}, "attention_factor: the"),
+        (
+            {"rope_type": "yarn", "factor": 4.0, "attention_factor": 1.00000001},
+            "attention_factor must .*at most 6 decimals",
+        ),
     ],
 )
 def test_a_config_value_the_controls_cannot_hold_is_refused_and_changes_nothing(

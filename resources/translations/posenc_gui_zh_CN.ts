@@ -664,6 +664,18 @@
       <translation>Llama 3 high_freq（高频因子）</translation>
     </message>
     <message>
+      <source>attention factor (0: the method's)</source>
+      <translation>注意力因子（0：按方法计算）</translation>
+    </message>
+    <message>
+      <source>LongRoPE short_mscale (0: unset)</source>
+      <translation>LongRoPE short_mscale（0：未设）</translation>
+    </message>
+    <message>
+      <source>LongRoPE long_mscale (0: unset)</source>
+      <translation>LongRoPE long_mscale（0：未设）</translation>
+    </message>
+    <message>
       <source>sweep length</source>
       <translation>扫描长度</translation>
     </message>
@@ -674,10 +686,6 @@
     <message>
       <source>LongRoPE factor lists: from {0} ({1} short + {2} long)</source>
       <translation>LongRoPE 因子列表：来自 {0}（{1} 个短 + {2} 个长）</translation>
-    </message>
-    <message>
-      <source>{0}: the extension tab has no control for it (the library reads it: posenc_gui.encodings.model_config)</source>
-      <translation>{0}：上下文扩展标签页没有对应的控件（库可以读取：posenc_gui.encodings.model_config）</translation>
     </message>
     <message>
       <source>ALiBi, heads 1 … {n} (steepest first)</source>

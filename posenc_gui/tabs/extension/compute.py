@@ -61,7 +61,7 @@ def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFram
     s, target = p.scaling, p.target_context
     original = rope_scaling.unscaled_inv_freq(s)
     scaled = rope_scaling.scaled_inv_freq(s, seq_len=target)
-    factor = rope_scaling.attention_factor(s)
+    factor = rope_scaling.attention_factor(s, target)  # PhiMoE's mscale: long beyond L0
     decay = full(p.decay_x, 0, target)
     starts, counts = binning.runs(decay)
     angle_original = s.original_context * original

@@ -83,6 +83,10 @@ class ExtensionTab(Tab):
         self.beta_slow = _spin("beta_slow", 0.001, 4096, 1.0, 0.5, 4)
         self.mscale = _spin("mscale", 0.0, 64.0, 0.0, 0.1, 6)
         self.mscale_all_dim = _spin("mscale_all_dim", 0.0, 64.0, 0.0, 0.1, 6)
+        # 0: unset (the method's own attention factor); PhiMoE's mscales replace LongRoPE's.
+        self.attention_factor = _spin("attention_factor", 0.0, 64.0, 0.0, 0.01, 6)
+        self.short_mscale = _spin("short_mscale", 0.0, 64.0, 0.0, 0.01, 6)
+        self.long_mscale = _spin("long_mscale", 0.0, 64.0, 0.0, 0.01, 6)
         self.truncate = QCheckBox(
             tr("YaRN: truncate the ramp"), objectName="truncate", checked=True
         )
@@ -121,7 +125,18 @@ class ExtensionTab(Tab):
             ],
             applies=lambda: method() == "llama3",
         )
-        self.add_controls([("", self.factor_lists)], applies=lambda: method() == "longrope")
+        self.add_controls(
+            [(N_("attention factor (0: the method's)"), self.attention_factor)],
+            applies=lambda: method() in ("yarn", "longrope"),
+        )
+        self.add_controls(
+            [
+                ("", self.factor_lists),
+                (N_("LongRoPE short_mscale (0: unset)"), self.short_mscale),
+                (N_("LongRoPE long_mscale (0: unset)"), self.long_mscale),
+            ],
+            applies=lambda: method() == "longrope",
+        )
         self.add_controls(
             [(N_("sweep length"), self.sweep_length), ("", self.sweep)],
             applies=lambda: self.current_page() == "dynamic",
@@ -167,6 +182,9 @@ class ExtensionTab(Tab):
             self.beta_slow.valueChanged,
             self.mscale.valueChanged,
             self.mscale_all_dim.valueChanged,
+            self.attention_factor.valueChanged,
+            self.short_mscale.valueChanged,
+            self.long_mscale.valueChanged,
             self.truncate.toggled,
             self.low_freq_factor.valueChanged,
             self.high_freq_factor.valueChanged,
@@ -209,6 +227,9 @@ class ExtensionTab(Tab):
             beta_slow=self.beta_slow.value(),
             mscale=self.mscale.value() or None,
             mscale_all_dim=self.mscale_all_dim.value() or None,
+            attention_factor=self.attention_factor.value() or None,
+            short_mscale=self.short_mscale.value() or None,
+            long_mscale=self.long_mscale.value() or None,
             truncate=self.truncate.isChecked(),
             low_freq_factor=self.low_freq_factor.value(),
             high_freq_factor=self.high_freq_factor.value(),
@@ -260,19 +281,14 @@ class ExtensionTab(Tab):
             (self.beta_slow, "beta_slow", scaling.beta_slow),
             (self.mscale, "mscale", scaling.mscale or 0.0),
             (self.mscale_all_dim, "mscale_all_dim", scaling.mscale_all_dim or 0.0),
+            (self.attention_factor, "attention_factor", scaling.attention_factor or 0.0),
+            (self.short_mscale, "short_mscale", scaling.short_mscale or 0.0),
+            (self.long_mscale, "long_mscale", scaling.long_mscale or 0.0),
             (self.low_freq_factor, "low_freq_factor", scaling.low_freq_factor),
             (self.high_freq_factor, "high_freq_factor", scaling.high_freq_factor),
         ]
         for control, key, value in shown:  # all checked before anything changes
             check_holds(control, key, value)
-        for key in ("attention_factor", "short_mscale", "long_mscale"):
-            if getattr(scaling, key) is not None:
-                raise ValueError(
-                    tr(
-                        "{0}: the extension tab has no control for it (the library reads it: "
-                        "posenc_gui.encodings.model_config)"
-                    ).format(key)
-                )
         with ExitStack() as stack:  # one redraw at the end, not one per control
             for control in (self.method, self.truncate, *(c for c, _, _ in shown)):
                 stack.enter_context(signals_blocked(control))
