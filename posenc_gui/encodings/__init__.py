@@ -1,7 +1,8 @@
 """Pure-math positional encodings (torch only, never Qt): the public library API.
 
 One module per family: ``sinusoidal``, ``relative``, ``rope``, ``rope_scaling``;
-``model_config`` reads a released model's config.json per layer type; ``binning``
+``model_config`` reads a released model's config.json per layer type; ``multimodal`` turns
+pairs by several axes (M-RoPE, 2-D axial RoPE); ``binning``
 for exact display-resolution means and ``window`` (torch-free) for the axis windows views ask
 for. Import the module you need:
 
@@ -10,4 +11,13 @@ for. Import the module you need:
 torch.Size([8, 16])
 """
 
-__all__ = ["binning", "model_config", "relative", "rope", "rope_scaling", "sinusoidal", "window"]
+__all__ = [
+    "binning",
+    "model_config",
+    "multimodal",
+    "relative",
+    "rope",
+    "rope_scaling",
+    "sinusoidal",
+    "window",
+]

@@ -155,24 +155,36 @@ def apply(
     Only the first ``2·len(inv_freq)`` channels rotate; the rest pass through unchanged.
     Returns a tensor of ``x``'s shape and dtype.
     """
+    pos = _positions(positions, x.device if isinstance(x, torch.Tensor) else None)
+    if isinstance(x, torch.Tensor) and x.ndim >= 2 and pos.numel() != x.shape[-2]:
+        raise ValueError(
+            f"positions must have one entry per row of x ({x.shape[-2]}), got {pos.numel()}"
+        )
+    return rotate(x, angles(pos, _check_inv_freq(inv_freq).to(pos.device)), layout=layout)
+
+
+def rotate(x: torch.Tensor, angles: torch.Tensor, *, layout: str = "interleaved") -> torch.Tensor:
+    """Rotate each pair of ``x``'s first ``2P`` channels by its angle: ``angles`` float64
+    ``[seq, P]`` (``angles(positions, inv_freq)``, or one axis per pair: ``multimodal``).
+
+    cos and sin are taken in float64 and cast to ``x``'s dtype; the rest of the channels pass
+    through unchanged.
+    """
     layout = check_choice("layout", layout, LAYOUTS)
-    rotary_dim = 2 * _check_inv_freq(inv_freq).numel()
     if not isinstance(x, torch.Tensor) or not x.is_floating_point():
         raise TypeError(
             f"x must be a floating-point torch.Tensor, got {type(x).__name__}"
             + (f" of {x.dtype}" if isinstance(x, torch.Tensor) else "")
         )
-    if x.ndim < 2 or x.shape[-1] < rotary_dim:
+    rotary_dim = 2 * angles.shape[-1]
+    if x.ndim < 2 or x.shape[-1] < rotary_dim or angles.shape[0] != x.shape[-2]:
         raise ValueError(
-            f"x must be [..., seq, head_dim] with head_dim ≥ {rotary_dim}, got shape "
-            f"{tuple(x.shape)}"
+            f"x must be [..., seq, head_dim] with seq {angles.shape[0]} and head_dim ≥ "
+            f"{rotary_dim}, got shape {tuple(x.shape)}"
         )
-    pos = _positions(positions, x.device)
-    if pos.numel() != x.shape[-2]:
-        raise ValueError(
-            f"positions must have one entry per row of x ({x.shape[-2]}), got {pos.numel()}"
-        )
-    cos, sin = cos_sin(pos, inv_freq.to(x.device), layout=layout, dtype=x.dtype)
+    ang = angles.to(x.device, torch.float64)
+    ang = ang.repeat_interleave(2, dim=-1) if layout == "interleaved" else torch.cat((ang, ang), -1)
+    cos, sin = torch.cos(ang).to(x.dtype), torch.sin(ang).to(x.dtype)
     rot, rest = x[..., :rotary_dim], x[..., rotary_dim:]
     if layout == "interleaved":
         a, b = rot[..., 0::2], rot[..., 1::2]
