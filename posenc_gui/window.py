@@ -314,12 +314,32 @@ class MainWindow(QMainWindow):
         self.engine.prefer(tab.name)
         tab.refresh()
 
+    def channel_title(self, channel: str) -> str:
+        """An engine channel as the interface names it: ``rope.rotation`` → ``RoPE · Rotation``
+        (the tab's title, and the page's where the channel is a page's own)."""
+        name, _, page = channel.partition(".")
+        tab = next((tab for tab in self.built_tabs() if tab.name == name), None)
+        if tab is None:
+            return channel
+        title = tr(tab.title)
+        if page and tab.pages is not None and page in tab.page_names():
+            page_title = tab.pages.tabText(tab.page_names().index(page)).replace("&&", "&")
+            title = f"{title} · {page_title}"
+        return title
+
     def _on_frame(self, channel: str, request_id: int, compute_ms: float) -> None:
-        self.timing_label.setText(tr("{0}: compute {1:.1f} ms").format(channel, compute_ms))
+        # the visible tab's timing only: a hidden tab catching up is not what is on screen
+        shown = self.tabs.currentWidget()
+        if not isinstance(shown, Tab) or channel.partition(".")[0] != shown.name:
+            return
+        self.timing_label.setText(
+            tr("{0}: compute {1:.1f} ms").format(self.channel_title(channel), compute_ms)
+        )
 
     def _on_failure(self, channel: str, message: str) -> None:
         self.statusBar().showMessage(
-            tr("{0}: computation failed — {1}").format(channel, message), 10_000
+            tr("{0}: computation failed — {1}").format(self.channel_title(channel), message),
+            10_000,
         )
 
     def _on_device(self, name: str) -> None:

@@ -196,8 +196,20 @@ def test_hover_readout_reports_the_drawn_value(window):
 def test_status_bar_shows_device_and_compute_time(window, drive):
     drive(window, lambda: window.parameters.seq_len.setValue(99))
     assert window.device_label.text() == "device: cpu"
-    assert window.timing_label.text().startswith("absolute: compute ")
+    assert window.timing_label.text().startswith("Absolute: compute ")
     assert window.timing_label.text().endswith(" ms")
+
+
+def test_status_bar_names_the_visible_tab_and_page_as_the_interface_does(window, drive):
+    rope = window.tab("rope")
+    drive(window, lambda: window.tabs.setCurrentWidget(rope), channel="rope.rotation")
+    assert window.timing_label.text().startswith("RoPE · Rotation: compute ")
+    window.tab("extension")  # only built tabs compute, so only they are named
+    assert window.channel_title("extension.context") == "Context extension · Decay & angles"
+    shown = window.timing_label.text()
+    # a hidden tab catching up does not take over the readout of the one on screen
+    drive(window, lambda: window.tab("absolute").refresh(), channel="absolute")
+    assert window.timing_label.text() == shown
 
 
 def test_asking_for_a_request_changes_nothing_on_screen(window):

@@ -58,7 +58,7 @@ def test_a_failing_tab_computation_keeps_the_last_frame(window, drive, qtbot, mo
     monkeypatch.setattr(type(tab), "compute", staticmethod(broken))
     with qtbot.waitSignal(window.engine.failed):
         window.parameters.theta.setValue(321.0)
-    assert "absolute: computation failed — RuntimeError: injected fault" in (
+    assert "Absolute: computation failed — RuntimeError: injected fault" in (
         window.statusBar().currentMessage()
     )
     np.testing.assert_array_equal(tab.table_view.image.image, before)
