@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from posenc_gui.encodings.rope_scaling import RopeScaling, scaled_inv_freq
+from tests.test_extension_tab import data
 from tests.test_real_configs import GEMMA3, LLAMA4_SCOUT
 
 
@@ -17,10 +18,6 @@ def tab(window, drive):
     ext = window.tab("extension")
     drive(window, lambda: window.tabs.setCurrentWidget(ext), channel="extension")
     return ext
-
-
-def data(item):
-    return item.getOriginalDataset()
 
 
 def wavelengths(s: RopeScaling, target: int) -> np.ndarray:

@@ -146,24 +146,27 @@ def test_hunyuan_alpha_stretches_the_base():
     _same(read_model_config(config).layer_types[0], expected["default"])
 
 
+PHIMOE = {  # microsoft/Phi-3.5-MoE-instruct's layout (its long_mscale made distinct here)
+    "hidden_size": 4096,
+    "num_attention_heads": 32,
+    "max_position_embeddings": 131072,
+    "rope_theta": 10000.0,
+    "rope_scaling": {
+        "type": "longrope",
+        "original_max_position_embeddings": 4096,
+        "short_factor": [1.0] * 64,
+        "long_factor": [1.5] * 64,
+        "short_mscale": 1.243163121016122,  # as released, to the last digit
+        "long_mscale": 1.367479,
+    },
+}
+
+
 def test_phimoe_attention_factor_is_its_short_then_long_mscale():
-    config = {  # microsoft/Phi-3.5-MoE-instruct's layout (its long_mscale made distinct here)
-        "hidden_size": 4096,
-        "num_attention_heads": 32,
-        "max_position_embeddings": 131072,
-        "rope_theta": 10000.0,
-        "rope_scaling": {
-            "type": "longrope",
-            "original_max_position_embeddings": 4096,
-            "short_factor": [1.0] * 64,
-            "long_factor": [1.5] * 64,
-            "short_mscale": 1.243163121016122,
-            "long_mscale": 1.243163121016122 * 1.1,
-        },
-    }
+    config = PHIMOE
     scaling = read_model_config(config).primary
-    assert attention_factor(scaling, 4096) == pytest.approx(1.243163121016122)
-    assert attention_factor(scaling, 8192) == pytest.approx(1.243163121016122 * 1.1)
+    assert attention_factor(scaling, 4096) == 1.243163121016122
+    assert attention_factor(scaling, 8192) == 1.367479
     from transformers.models.phimoe.configuration_phimoe import PhimoeConfig
     from transformers.models.phimoe.modeling_phimoe import PhimoeRotaryEmbedding
 

@@ -44,36 +44,13 @@ TOP_LEVEL = (
     "num_hidden_layers",
     "attn_config",
 )
-SCALING = (
-    "rope_type",
-    "type",
-    "rope_theta",
-    "factor",
-    "original_max_position_embeddings",
-    "partial_rotary_factor",
-    "beta_fast",
-    "beta_slow",
-    "mscale",
-    "mscale_all_dim",
-    "attention_factor",
-    "truncate",
-    "low_freq_factor",
-    "high_freq_factor",
-    "short_factor",
-    "long_factor",
-    "short_mscale",
-    "long_mscale",
-    "alpha",
-    "mrope_section",
-    "mrope_interleaved",
-)
 # The RoPE parameters each type reads besides rope_type/type, rope_theta and
 # partial_rotary_factor (dynamic NTK takes max_position_embeddings as L0, as transformers does;
 # M-RoPE's sections leave a text token's frequencies those of plain RoPE).
 METHOD_KEYS = {
     "default": {"mrope_section", "mrope_interleaved"},
     "linear": {"factor"},
-    "ntk": {"factor"},
+    "ntk": {"factor", "alpha"},  # Hunyuan's alpha: static NTK (its factor is then unused)
     "dynamic": {"factor"},
     "yarn": {
         "factor",
@@ -98,6 +75,7 @@ METHOD_KEYS = {
     "proportional": {"factor"},
 }
 COMMON_KEYS = {"rope_type", "type", "rope_theta", "partial_rotary_factor"}
+SCALING = tuple(sorted(COMMON_KEYS.union(*METHOD_KEYS.values())))  # every RoPE parameter read
 KEYS = frozenset(TOP_LEVEL)
 NO_ROPE = "no_rope"  # the layer type of layers without RoPE
 MAX_LAYERS = 1 << 16
@@ -333,7 +311,7 @@ class ConfigReader:
             raise ValueError(f"{paths.get(key) or self._name(key)}:{reason}") from None
         reads = METHOD_KEYS[method] | COMMON_KEYS
         if params.get("alpha") is not None and method == "ntk":
-            reads = reads - {"factor"} | {"alpha"}  # Hunyuan's alpha replaces the factor
+            reads = reads - {"factor"}  # Hunyuan's alpha replaces the factor
         for key in SCALING:
             path, value = paths.get(key), params.get(key)
             if key == "original_max_position_embeddings" and self.get(key) is not None:

@@ -84,9 +84,10 @@ class ExtensionTab(Tab):
         self.mscale = _spin("mscale", 0.0, 64.0, 0.0, 0.1, 6)
         self.mscale_all_dim = _spin("mscale_all_dim", 0.0, 64.0, 0.0, 0.1, 6)
         # 0: unset (the method's own attention factor); PhiMoE's mscales replace LongRoPE's.
-        self.attention_factor = _spin("attention_factor", 0.0, 64.0, 0.0, 0.01, 6)
-        self.short_mscale = _spin("short_mscale", 0.0, 64.0, 0.0, 0.01, 6)
-        self.long_mscale = _spin("long_mscale", 0.0, 64.0, 0.0, 0.01, 6)
+        # Released files write them to the last digit (1.243163121016122): 15 decimals.
+        self.attention_factor = _spin("attention_factor", 0.0, 64.0, 0.0, 0.01, 15)
+        self.short_mscale = _spin("short_mscale", 0.0, 64.0, 0.0, 0.01, 15)
+        self.long_mscale = _spin("long_mscale", 0.0, 64.0, 0.0, 0.01, 15)
         self.truncate = QCheckBox(
             tr("YaRN: truncate the ramp"), objectName="truncate", checked=True
         )
