@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from posenc_gui.encodings import multimodal, rope
+from posenc_gui.encodings import model_config, multimodal, rope
 from posenc_gui.encodings.multimodal import Grid, Text
 
 MERGE = 2  # Qwen2-VL's spatial_merge_size: the LLM sees (h/2) × (w/2) merged patches
@@ -179,6 +179,58 @@ def test_patch_scores_are_the_rotated_dot_products_and_depend_on_the_offset_only
     moved = multimodal.patch_scores(q, k, 6, 9, (3, 5), frequencies, axes)
     # the same offsets (Δrow, Δcol) from both queries give the same scores
     torch.testing.assert_close(moved[1:, 2:], scores[:-1, :-2], rtol=1e-12, atol=1e-12)
+
+
+def test_mrope_patch_scores_are_the_rotated_dot_products_of_an_image_after_text():
+    gen = torch.Generator().manual_seed(3)
+    q, k = torch.randn(2, 3, 64, generator=gen, dtype=torch.float64)  # three (q, k) pairs
+    frequencies, axes = rope.inv_freq(64, 1e6), multimodal.section_axes([8, 12, 12])
+    ids = multimodal.position_ids([Text(5), Grid(1, 4, 6)])[:, 5:]  # the image's 24 patches
+    scores = multimodal.patch_scores(
+        q, k, 4, 6, (1, 4), frequencies, axes, spatial=(multimodal.HEIGHT, multimodal.WIDTH)
+    )
+    assert scores.shape == (3, 4, 6)
+    for sample in range(3):
+        rotated_q = multimodal.apply(q[sample].expand(24, -1), ids, frequencies, axes)[6 + 4]
+        rotated_k = multimodal.apply(k[sample].expand(24, -1), ids, frequencies, axes)
+        torch.testing.assert_close(
+            scores[sample].reshape(-1), rotated_k @ rotated_q, rtol=1e-12, atol=1e-12
+        )
+
+
+@pytest.mark.parametrize(
+    ("config", "expected"),
+    [
+        (  # Qwen2-VL's flat legacy form
+            {
+                "hidden_size": 3584,
+                "num_attention_heads": 28,
+                "rope_theta": 1e6,
+                "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
+            },
+            ((16, 24, 24), False),
+        ),
+        (  # Qwen3-VL: under text_config, interleaved
+            {
+                "text_config": {
+                    "head_dim": 128,
+                    "hidden_size": 4096,
+                    "num_attention_heads": 32,
+                    "rope_theta": 5e6,
+                    "rope_scaling": {
+                        "rope_type": "default",
+                        "mrope_section": [24, 20, 20],
+                        "mrope_interleaved": True,
+                    },
+                }
+            },
+            ((24, 20, 20), True),
+        ),
+        ({"hidden_size": 4096, "num_attention_heads": 32}, None),
+    ],
+)
+def test_mrope_settings_come_from_the_config(config, expected):
+    assert multimodal.mrope_settings(model_config.read_model_config(config)) == expected
 
 
 def test_mrope_scores_do_not_change_when_every_id_moves_by_the_same_text():

@@ -17,6 +17,7 @@ import torch
 
 from posenc_gui.encodings import rope
 from posenc_gui.encodings._checks import MAX_DIM, check_elements
+from posenc_gui.encodings.model_config import ModelRope
 
 TEMPORAL, HEIGHT, WIDTH = 0, 1, 2  # M-RoPE's axes
 ROW, COLUMN = 0, 1  # 2-D axial RoPE's axes
@@ -154,20 +155,36 @@ def patch_scores(
     query: tuple[int, int],
     frequencies: torch.Tensor,
     axes: torch.Tensor,
+    *,
+    spatial: tuple[int, int] = (ROW, COLUMN),
 ) -> torch.Tensor:
     """``(R_{p_q} q)·(R_{p_k} k)`` of the query patch ``query`` = (row, column) against every
-    patch of the grid, float64 ``[height, width]``. It is ``q·R(φ)k`` with each pair's angle
-    ``φ_i = Δp[a_i]·θ_i`` of the offset (Δrow, Δcolumn), so it depends on the offset only.
-    ``q``, ``k``: ``[2P]`` in the half layout."""
+    patch of one image, float64 ``[..., height, width]`` for ``q``, ``k`` ``[..., 2P]`` (half
+    layout). It is ``q·R(φ)k`` with each pair's angle ``φ_i = Δp[a_i]·θ_i`` of the offset
+    (Δrow, Δcolumn), so it depends on the offset only. ``spatial`` names the axes carrying the
+    row and the column (M-RoPE: ``(HEIGHT, WIDTH)``); every other axis is one id for the whole
+    image (its frame), an offset of 0."""
     ids = patch_ids(height, width)
     row = _whole("query row", query[0], 0, height - 1)
     col = _whole("query column", query[1], 0, width - 1)
-    offsets = ids - torch.tensor([[row], [col]])  # [2, H·W]: Δrow, Δcolumn of each patch
+    offsets = torch.zeros(max(int(axes.max()), *spatial) + 1, ids.shape[1], dtype=torch.int64)
+    offsets[list(spatial)] = ids - torch.tensor([[row], [col]])  # Δrow, Δcolumn of each patch
     pair_angles = angles(offsets, frequencies, axes)  # [H·W, P]
     half = q.shape[-1] // 2
-    qa, qb = q[:half].double(), q[half:].double()
-    ka, kb = k[:half].double(), k[half:].double()
+    qa, qb = q[..., :half].double(), q[..., half:].double()
+    ka, kb = k[..., :half].double(), k[..., half:].double()
     # per pair: q·R(φ)k = (q_a k_a + q_b k_b) cos φ + (q_b k_a − q_a k_b) sin φ
-    cos, sin = torch.cos(pair_angles), torch.sin(pair_angles)
-    scores = (qa * ka + qb * kb) * cos + (qb * ka - qa * kb) * sin
-    return scores.sum(-1).reshape(height, width)
+    scores = (qa * ka + qb * kb) @ torch.cos(pair_angles).T
+    scores += (qb * ka - qa * kb) @ torch.sin(pair_angles).T
+    return scores.reshape(*q.shape[:-1], height, width)
+
+
+def mrope_settings(model: ModelRope) -> tuple[tuple[int, ...], bool] | None:
+    """``(mrope_section, interleaved)`` that a model's config.json sets (Qwen2-VL, Qwen2.5-VL:
+    sections; Qwen3-VL: ``mrope_interleaved``), or None for a model without M-RoPE."""
+    read = {key.rsplit(".", 1)[-1]: value for key, value in model.used}
+    section = read.get("mrope_section")
+    if section is None:
+        return None
+    section_axes(section)  # validates it
+    return tuple(section), bool(read.get("mrope_interleaved", False))
