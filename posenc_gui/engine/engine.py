@@ -77,6 +77,12 @@ class _PendingRequests:
                 channel = next(reversed(self._waiting))  # the newest: what was just asked for
             return self._waiting.pop(channel)
 
+    def unless_stopped(self, send: Callable[..., object], *args: object) -> None:
+        """``send(*args)`` unless stopped (atomically: ``stop`` cannot come in between)."""
+        with self._ready:
+            if not self.stopped:
+                send(*args)
+
     def stop(self) -> None:
         """Drop every waiting request and let ``take`` return None from now on."""
         with self._ready:
@@ -133,9 +139,12 @@ class _Worker(QObject):
             # the main thread).
             except BaseException as exc:
                 error, out_of_memory = f"{type(exc).__name__}: {exc}", _out_of_memory(exc)
-            # Emitted from this thread, queued to the Engine's slot on the GUI thread.
-            self.computed.emit(
-                request, result, (time.perf_counter() - start) * 1e3, error, out_of_memory
+            elapsed_ms = (time.perf_counter() - start) * 1e3
+            # Emitted from this thread, queued to the Engine's slot on the GUI thread; never
+            # once stopped: a result posted then would outlive the interpreter in Qt's event
+            # queue (its Python objects freed after finalisation crash the process at exit).
+            self.pending.unless_stopped(
+                self.computed.emit, request, result, elapsed_ms, error, out_of_memory
             )
 
 
@@ -218,3 +227,5 @@ class Engine(QObject):
         computation: one still running finishes on its thread, and is never drawn."""
         self._pending.stop()
         self._worker.serving.join(wait_s)
+        # results posted before the stop and not yet delivered: freed now, while Python runs
+        QCoreApplication.removePostedEvents(self)
