@@ -17,6 +17,9 @@ from posenc_gui.encodings.rope_scaling import RopeScaling
 from posenc_gui.files import parse_json
 from posenc_gui.paths import resource_path
 
+# Preset kinds whose config is a RoPE model's config.json (multimodal: M-RoPE, 2-D axial).
+ROPE_KINDS = ("rope", "multimodal")
+
 
 @dataclass(frozen=True)
 class Preset:
@@ -29,7 +32,7 @@ class Preset:
     @property
     def model(self) -> ModelRope | None:
         """The RoPE of every layer type (None for encodings without RoPE)."""
-        return read_model_config(self.config) if self.kind == "rope" else None
+        return read_model_config(self.config) if self.kind in ROPE_KINDS else None
 
     @property
     def rope(self) -> RopeScaling | None:

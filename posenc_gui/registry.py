@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from posenc_gui.tab import Tab
 
 # The tab packages under posenc_gui.tabs, in the order the window shows them.
-BUILT_IN = ("absolute", "relative", "rope", "extension", "compare")
+BUILT_IN = ("absolute", "relative", "rope", "extension", "multimodal", "compare")
 _added: list[type[Tab]] = []
 
 

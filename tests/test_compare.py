@@ -160,7 +160,7 @@ def test_the_tab_draws_the_frame_and_the_comparison_table(window, drive):
     for item, head in zip(alibi, curve(frame, "alibi"), strict=True):
         np.testing.assert_array_equal(item.getOriginalDataset()[1], head)  # one curve per head
     table = tab.table
-    assert (table.rowCount(), table.columnCount()) == (5, 5)
+    assert (table.rowCount(), table.columnCount()) == (5, 6)
     criteria = [table.verticalHeaderItem(r).text() for r in range(5)]
     assert criteria == [
         "Principle",
@@ -169,14 +169,18 @@ def test_the_tab_draws_the_frame_and_the_comparison_table(window, drive):
         "Typical use",
         "Implementation difficulty",
     ]
-    assert [table.horizontalHeaderItem(c).text() for c in range(5)] == [
+    assert [table.horizontalHeaderItem(c).text() for c in range(6)] == [
         "Sinusoidal",
         "Shaw",
         "T5 bias",
         "ALiBi",
         "RoPE",
+        "2-D axial RoPE",
     ]
-    assert all(table.item(r, c).text() for r in range(5) for c in range(5))
+    assert all(table.item(r, c).text() for r in range(5) for c in range(6))
+    np.testing.assert_array_equal(
+        drawn["2-D axial RoPE along a row, q = 1, head_dim 128"][1], curve(frame, "axial_row")
+    )
 
 
 def test_the_log_axis_leaves_distance_zero_out(window, drive):

@@ -83,9 +83,9 @@ def test_a_session_keeps_the_imported_model_and_a_preset_replaces_it(window, dri
     assert saved["tabs"]["extension"]["model"]["config"]["text_config"]["num_hidden_layers"] == 62
     qwen = next(p for p in window.presets if p.name == "Qwen3-8B")
     drive(window, lambda: window.apply_preset(qwen), channel="extension")
-    assert len(tab.layers.model.layer_types) == 1
+    assert len(tab.layers.imported.model.layer_types) == 1
     drive(window, lambda: window.apply_session(saved), channel="extension")
-    assert [layer.layer_type for layer in tab.layers.model.layer_types] == [
+    assert [layer.layer_type for layer in tab.layers.imported.model.layer_types] == [
         "sliding_attention",
         "full_attention",
     ]

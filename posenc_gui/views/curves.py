@@ -88,16 +88,18 @@ class CurvesView(pg.PlotWidget):
         x_label: str,
         y_label: str,
         *,
-        legend_at: str = "top right",
+        legend_at: str | None = "top right",
         parent: pg.QtWidgets.QWidget | None = None,
     ) -> None:
+        """``legend_at`` None: no legend drawn (the title names the curves); the curves keep
+        their names for export."""
         super().__init__(parent)
         self.plot = self.getPlotItem()
         style_plot(self.plot, title, x_label, y_label)
         self.plot.setClipToView(True)
         self.plot.setDownsampling(auto=True, mode="peak")  # envelopes, never a strided sample
         self.legend = self.plot.addLegend(
-            offset=LEGEND_OFFSETS[legend_at],
+            offset=LEGEND_OFFSETS[legend_at or "top right"],
             labelTextSize=current_look().font_size(10),
             brush=current_look().legend_background,
             pen=current_look().muted,
@@ -108,6 +110,7 @@ class CurvesView(pg.PlotWidget):
         self.spans: list[pg.LinearRegionItem] = []
         self._span_specs: tuple[Span, ...] = ()
         self._log = (False, False)
+        self._legend_shown = legend_at is not None
         self.viewport = Viewport(self.plot.vb, points=True)
         self.plot.vb.setAutoVisible(y=True)  # y fits the curves' visible part
 
@@ -181,7 +184,8 @@ class CurvesView(pg.PlotWidget):
             )
             item.setZValue(2)
         self.lines = [self._line(line) for line in lines]
-        self.legend.setVisible(bool(self.legend.items))  # an empty legend is an empty box
+        # an empty legend is an empty box
+        self.legend.setVisible(self._legend_shown and bool(self.legend.items))
         for axis, labels in (("bottom", x_labels), ("left", y_labels)):
             self.plot.getAxis(axis).setTicks(None if labels is None else [list(enumerate(labels))])
         if x_extent is None:

@@ -9,7 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Signal
 
 from posenc_gui.encodings.window import Window
-from posenc_gui.views.style import DIVERGING, colormap, style_plot, tick_font
+from posenc_gui.views.style import DIVERGING, colormap, current_look, style_plot, tick_font
 from posenc_gui.views.viewport import Viewport
 
 MASK_RGBA = np.array([200, 200, 200, 255])
@@ -111,8 +111,12 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self.mask.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
         cols_total, rows_total = extent or (int(x1), int(y1))
         self.viewport.show_extent((0, cols_total), (0, rows_total))
-        self.plot.getAxis("left").setTicks(_centre_ticks(self.y_edges, row_labels))
-        self.plot.getAxis("bottom").setTicks(_centre_ticks(self.x_edges, None))
+        scale = current_look().scale
+        rows_fit = self.plot.vb.height() >= 16 * scale * rows  # a line of text per row
+        digits = len(str(int(self.x_edges[-1])))
+        cols_fit = self.plot.vb.width() >= (8 * digits + 8) * scale * cols  # apart, not "123"
+        self.plot.getAxis("left").setTicks(_centre_ticks(self.y_edges, row_labels, rows_fit))
+        self.plot.getAxis("bottom").setTicks(_centre_ticks(self.x_edges, None, cols_fit))
 
     def set_colormap(self, role: str) -> None:
         """Colour with the map playing ``role`` (e.g. CYCLIC for angles)."""
@@ -141,12 +145,13 @@ class HeatmapView(pg.GraphicsLayoutWidget):
             self.hovered.emit(self.describe(point.x(), point.y()))
 
 
-def _centre_ticks(edges: np.ndarray, labels: Sequence[str] | None) -> list | None:
-    """Ticks at cell centres: the given labels, or the index of each of a few unit cells."""
+def _centre_ticks(edges: np.ndarray, labels: Sequence[str] | None, fits: bool) -> list | None:
+    """Ticks at cell centres: the given labels, or the index of each of a few unit cells where
+    their labels ``fits`` side by side (else pyqtgraph's automatic ticks)."""
     if labels is None:
         few_unit_cells = len(edges) <= 33 and np.all(np.diff(edges) == 1)
-        if not few_unit_cells:
-            return None  # pyqtgraph's automatic ticks
+        if not (few_unit_cells and fits):
+            return None
         labels = [str(int(edge)) for edge in edges[:-1]]
     return [[(float(edges[i]) + 0.5, label) for i, label in enumerate(labels)]]
 

@@ -6,6 +6,7 @@ changes.
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -137,6 +138,11 @@ def _compact(value: float) -> str:
         if abs(value) >= limit:
             return f"{value / limit:.3g}{suffix}"
     return f"{value:g}"
+
+
+def coloured(text: str, index: int) -> str:
+    """``text`` as rich text in palette colour ``index`` (curves named in a title, not a legend)."""
+    return f"<span style='color: {current_look().colour(index)}'>{html.escape(text)}</span>"
 
 
 def set_title(plot: pg.PlotItem, title: str, points: float = 12) -> None:

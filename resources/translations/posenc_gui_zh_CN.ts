@@ -688,6 +688,254 @@
       <translation>LongRoPE 因子列表：来自 {0}（{1} 个短 + {2} 个长）</translation>
     </message>
     <message>
+      <source>2-D axial RoPE</source>
+      <translation>二维轴向 RoPE</translation>
+    </message>
+    <message>
+      <source>2-D axial RoPE along a row, q = 1, head_dim {d}</source>
+      <translation>二维轴向 RoPE 沿一行，q = 1，head_dim {d}</translation>
+    </message>
+    <message>
+      <source>Half the pairs turn by a patch's row, half by its column: scores depend on offsets</source>
+      <translation>一半通道对按图块的行旋转，一半按列旋转：得分只取决于偏移</translation>
+    </message>
+    <message>
+      <source>Images of other sizes: the ids are patch counts, not fractions of the image</source>
+      <translation>其他尺寸的图像：编号是图块数，而不是图像的比例</translation>
+    </message>
+    <message>
+      <source>Low: RoPE's rotation with two position ids</source>
+      <translation>低：带两个位置编号的 RoPE 旋转</translation>
+    </message>
+    <message>
+      <source>Pixtral's vision encoder, EVA-02, RoPE-ViT; M-RoPE (t, h, w) in Qwen2-VL, Qwen3-VL</source>
+      <translation>Pixtral 的视觉编码器、EVA-02、RoPE-ViT；Qwen2-VL、Qwen3-VL 中的 M-RoPE (t, h, w)</translation>
+    </message>
+    <message>
+      <source>Medium</source>
+      <translation>中等</translation>
+    </message>
+    <message>
+      <source>Pair i turns by the position on its own axis aᵢ: angle = p[aᵢ]·θᵢ. A text token has one id on every axis (plain RoPE); an image's patches carry their (t, h, w) place in the grid, after the text before them, and the text after it goes on from the largest id + 1.</source>
+      <translation>通道对 i 按它自己的轴 aᵢ 上的位置旋转：角度 = p[aᵢ]·θᵢ。文本词元在每个轴上编号相同（即原始 RoPE）；图像的图块带着它在网格中的 (t, h, w) 位置，接在前面的文本之后，其后的文本从最大编号 + 1 继续。</translation>
+    </message>
+    <message>
+      <source>M-RoPE sections (Qwen2-VL, Qwen2.5-VL)</source>
+      <translation>M-RoPE 分段（Qwen2-VL、Qwen2.5-VL）</translation>
+    </message>
+    <message>
+      <source>M-RoPE interleaved (Qwen3-VL)</source>
+      <translation>M-RoPE 交错（Qwen3-VL）</translation>
+    </message>
+    <message>
+      <source>2-D axial (Pixtral's vision encoder)</source>
+      <translation>二维轴向（Pixtral 的视觉编码器）</translation>
+    </message>
+    <message>
+      <source>t (time)</source>
+      <translation>t（时间）</translation>
+    </message>
+    <message>
+      <source>h (height)</source>
+      <translation>h（高）</translation>
+    </message>
+    <message>
+      <source>w (width)</source>
+      <translation>w（宽）</translation>
+    </message>
+    <message>
+      <source>row</source>
+      <translation>行</translation>
+    </message>
+    <message>
+      <source>column</source>
+      <translation>列</translation>
+    </message>
+    <message>
+      <source>Multimodal RoPE</source>
+      <translation>多模态 RoPE</translation>
+    </message>
+    <message>
+      <source>q = k = all ones</source>
+      <translation>q = k = 全 1</translation>
+    </message>
+    <message>
+      <source>random q = k (seeded): mean</source>
+      <translation>随机 q = k（固定种子）：均值</translation>
+    </message>
+    <message>
+      <source>pairs per axis: t, h, w</source>
+      <translation>各轴的通道对数：t、h、w</translation>
+    </message>
+    <message>
+      <source>(a) The axis each pair turns by</source>
+      <translation>(a) 每对通道所按的位置轴</translation>
+    </message>
+    <message>
+      <source>(b) Frequency θᵢ of each pair</source>
+      <translation>(b) 每对通道的频率 θᵢ</translation>
+    </message>
+    <message>
+      <source>θᵢ (rad per position)</source>
+      <translation>θᵢ（弧度 / 位置）</translation>
+    </message>
+    <message>
+      <source>(c) Layers</source>
+      <translation>(c) 各层</translation>
+    </message>
+    <message>
+      <source>(d) Position ids per token</source>
+      <translation>(d) 每个词元的位置编号</translation>
+    </message>
+    <message>
+      <source>token</source>
+      <translation>词元</translation>
+    </message>
+    <message>
+      <source>axis</source>
+      <translation>轴</translation>
+    </message>
+    <message>
+      <source>position id</source>
+      <translation>位置编号</translation>
+    </message>
+    <message>
+      <source>(e) Position id of each token, per axis</source>
+      <translation>(e) 每个词元在各轴上的位置编号</translation>
+    </message>
+    <message>
+      <source>(f) Score of the query patch against every patch</source>
+      <translation>(f) 查询图块与每个图块的得分</translation>
+    </message>
+    <message>
+      <source>patch column</source>
+      <translation>图块列</translation>
+    </message>
+    <message>
+      <source>patch row</source>
+      <translation>图块行</translation>
+    </message>
+    <message>
+      <source>(g) Along the query's row</source>
+      <translation>(g) 沿查询图块所在行</translation>
+    </message>
+    <message>
+      <source>Δ column</source>
+      <translation>Δ 列</translation>
+    </message>
+    <message>
+      <source>Pairs &amp;&amp; layers</source>
+      <translation>通道对与层</translation>
+    </message>
+    <message>
+      <source>Sequence ids</source>
+      <translation>序列编号</translation>
+    </message>
+    <message>
+      <source>Patch scores</source>
+      <translation>图块得分</translation>
+    </message>
+    <message>
+      <source>video tokens</source>
+      <translation>视频词元</translation>
+    </message>
+    <message>
+      <source>image tokens</source>
+      <translation>图像词元</translation>
+    </message>
+    <message>
+      <source>random q = k, mean</source>
+      <translation>随机 q = k，均值</translation>
+    </message>
+    <message>
+      <source>window</source>
+      <translation>窗口</translation>
+    </message>
+    <message>
+      <source>(c) Layers: choose a preset or import a config.json</source>
+      <translation>(c) 各层：请选择预设或导入 config.json</translation>
+    </message>
+    <message>
+      <source>scheme</source>
+      <translation>方案</translation>
+    </message>
+    <message>
+      <source>mrope_section</source>
+      <translation>mrope 分段</translation>
+    </message>
+    <message>
+      <source>text before</source>
+      <translation>前置文本</translation>
+    </message>
+    <message>
+      <source>video frames</source>
+      <translation>视频帧数</translation>
+    </message>
+    <message>
+      <source>image height (patches)</source>
+      <translation>图像高度（图块）</translation>
+    </message>
+    <message>
+      <source>image width (patches)</source>
+      <translation>图像宽度（图块）</translation>
+    </message>
+    <message>
+      <source>temporal id step</source>
+      <translation>时间编号步长</translation>
+    </message>
+    <message>
+      <source>text after</source>
+      <translation>后置文本</translation>
+    </message>
+    <message>
+      <source>query patch row</source>
+      <translation>查询图块行</translation>
+    </message>
+    <message>
+      <source>query patch column</source>
+      <translation>查询图块列</translation>
+    </message>
+    <message>
+      <source>q and k</source>
+      <translation>q 与 k</translation>
+    </message>
+    <message>
+      <source>seed (random q)</source>
+      <translation>随机种子（随机 q）</translation>
+    </message>
+    <message>
+      <source>(f) Patch ({0}, {1}) · {2}</source>
+      <translation>(f) 图块 ({0}, {1}) · {2}</translation>
+    </message>
+    <message>
+      <source>random q = k: mean</source>
+      <translation>随机 q = k：均值</translation>
+    </message>
+    <message>
+      <source>(g) Row {0}: {1}, {2}</source>
+      <translation>(g) 第 {0} 行：{1}，{2}</translation>
+    </message>
+    <message>
+      <source>random: mean ± std</source>
+      <translation>随机：均值 ± 标准差</translation>
+    </message>
+    <message>
+      <source>(c) {0} layers · {1}</source>
+      <translation>(c) {0} 层 · {1}</translation>
+    </message>
+    <message>
+      <source>(c) Every layer alike · {0}</source>
+      <translation>(c) 各层相同 · {0}</translation>
+    </message>
+    <message>
+      <source>(e) Ids: {0}</source>
+      <translation>(e) 编号：{0}</translation>
+    </message>
+    <message>
+      <source>random q = k: mean ± std</source>
+      <translation>随机 q = k：均值 ± 标准差</translation>
+    </message>
+    <message>
       <source>ALiBi, heads 1 … {n} (steepest first)</source>
       <translation>ALiBi，头 1 … {n}（最陡的在前）</translation>
     </message>
@@ -726,10 +974,6 @@
     <message>
       <source>Music Transformer, early relative-attention models</source>
       <translation>Music Transformer、早期相对注意力模型</translation>
-    </message>
-    <message>
-      <source>Medium</source>
-      <translation>中等</translation>
     </message>
     <message>
       <source>A learned scalar per head and log-spaced distance bucket, added to the logits</source>
@@ -904,10 +1148,6 @@
       <translation>对称</translation>
     </message>
     <message>
-      <source>scheme</source>
-      <translation>方案</translation>
-    </message>
-    <message>
       <source>Shaw clip k</source>
       <translation>Shaw 截断 k</translation>
     </message>
@@ -988,10 +1228,6 @@
       <translation>RoPE 随机 q：均值 ± 标准差</translation>
     </message>
     <message>
-      <source>seed (random q)</source>
-      <translation>随机种子（随机 q）</translation>
-    </message>
-    <message>
       <source>Pair i of q at position m turns by m·θ&lt;sub&gt;i&lt;/sub&gt;, θ&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;; (R&lt;sub&gt;m&lt;/sub&gt;q)·(R&lt;sub&gt;n&lt;/sub&gt;k) depends on n − m only.</source>
       <translation>位置 m 处 q 的第 i 对通道旋转 m·θ&lt;sub&gt;i&lt;/sub&gt;，θ&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;；(R&lt;sub&gt;m&lt;/sub&gt;q)·(R&lt;sub&gt;n&lt;/sub&gt;k) 只取决于 n − m。</translation>
     </message>
@@ -1002,10 +1238,6 @@
     <message>
       <source>half (GPT-NeoX, Hugging Face)</source>
       <translation>对半（GPT-NeoX、Hugging Face）</translation>
-    </message>
-    <message>
-      <source>q = k = all ones</source>
-      <translation>q = k = 全 1</translation>
     </message>
     <message>
       <source>random q, k (seeded)</source>
@@ -1118,10 +1350,6 @@
     <message>
       <source>Pause</source>
       <translation>暂停</translation>
-    </message>
-    <message>
-      <source>q and k</source>
-      <translation>q 与 k</translation>
     </message>
     <message>
       <source>seed</source>

@@ -12,7 +12,7 @@ from superqt.utils import signals_blocked
 from posenc_gui.controls import LogControl, check_holds
 from posenc_gui.encodings.rope_scaling import METHODS, RopeScaling, factor_list
 from posenc_gui.i18n import N_, tr
-from posenc_gui.presets import Preset
+from posenc_gui.presets import ROPE_KINDS, Preset
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.extension import SPEC
 from posenc_gui.tabs.extension.compute import ExtensionFrame, ExtensionParams, compute_extension
@@ -55,11 +55,11 @@ class ExtensionTab(Tab):
     spec, title = SPEC, N_("Context extension")
     name = SPEC.name
     compute = staticmethod(compute_extension)
-    preset_kinds = ("rope",)
+    preset_kinds = ROPE_KINDS
 
     @classmethod
     def shows_preset(cls, preset: Preset) -> bool:
-        return preset.rope is not None and preset.rope.method != "default"
+        return preset.kind == "rope" and preset.rope is not None and preset.rope.method != "default"
 
     @classmethod
     def preset_page(cls, preset: Preset) -> str | None:
@@ -316,15 +316,15 @@ class ExtensionTab(Tab):
         return {
             **super().state(),
             "longrope": {"short_factor": list(short), "long_factor": list(long)},
-            "model": self.layers.state(),
+            "model": self.layers.imported.state(),
         }
 
     def reset(self, defaults: dict[str, Any]) -> None:
-        self.layers.clear()  # nothing of an earlier model stays
+        self.layers.imported.clear()  # nothing of an earlier model stays
         super().reset(defaults)
 
     def set_state(self, state: dict[str, Any]) -> None:
-        self.layers.set_state(state.get("model"))  # absent or null: no imported model
+        self.layers.imported.set_state(state.get("model"))  # absent or null: no imported model
         lists = state.get("longrope")  # absent or null: the lists stay as they are
         if lists is not None:
             short, long = (_session_factors(lists, key) for key in ("short_factor", "long_factor"))
@@ -338,7 +338,7 @@ class ExtensionTab(Tab):
 
     def apply_preset(self, preset: Preset) -> None:
         if preset.rope is not None:
-            self.layers.set_model(preset.name, preset.config)
+            self.layers.imported.set_model(preset.name, preset.config)
             self.apply_scaling(preset.rope, preset.name)
 
     def draw(self, frame: ExtensionFrame) -> None:

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 from posenc_gui.controls import IntControl
 from posenc_gui.encodings.rope import QueryKey
 from posenc_gui.i18n import N_, tr
-from posenc_gui.presets import Preset
+from posenc_gui.presets import ROPE_KINDS, Preset
 from posenc_gui.tab import Tab, TabContext, parse_indices
 from posenc_gui.tabs.rope import SPEC
 from posenc_gui.tabs.rope.compute import (
@@ -54,12 +54,12 @@ class RopeTab(Tab):
     spec, title = SPEC, N_("RoPE")
     name = SPEC.name
     compute = staticmethod(compute_rope)
-    preset_kinds = ("rope",)
+    preset_kinds = ROPE_KINDS
     compare = COMPARE
 
     @classmethod
     def shows_preset(cls, preset: Preset) -> bool:
-        return preset.rope is not None and preset.rope.method == "default"
+        return preset.kind == "rope" and preset.rope is not None and preset.rope.method == "default"
 
     @classmethod
     def preset_page(cls, preset: Preset) -> str | None:

@@ -1,0 +1,57 @@
+"""The model a tab shows the layer types of: imported from a config.json or a preset, kept in
+sessions by the RoPE keys of its config (Qt-free)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from posenc_gui.encodings.model_config import ModelRope, read_model_config, rope_keys
+
+
+class ImportedModel:
+    """An imported model's ``source``, RoPE ``config`` keys and layer types (``model`` None:
+    none imported)."""
+
+    def __init__(self, tab: str) -> None:
+        self.tab = tab  # names this tab in a session's error messages
+        self.source = ""
+        self.config: dict[str, Any] | None = None
+        self.model: ModelRope | None = None
+
+    def set_model(self, source: str, config: Mapping[str, Any]) -> None:
+        """Take the layer types of ``config`` (ValueError naming the key if it is invalid)."""
+        model = read_model_config(config)
+        kept = rope_keys(config)
+        for inner, keys in ((config, kept), (config.get("text_config"), kept.get("text_config"))):
+            if isinstance(inner, Mapping) and "sliding_window" in inner and keys is not None:
+                keys["sliding_window"] = inner["sliding_window"]  # shown beside sliding layers
+        self.source, self.config, self.model = source, kept, model
+
+    @property
+    def sliding_window(self) -> int | None:
+        """The sliding layers' window (``sliding_window``, under ``text_config`` for a wrapper)."""
+        config = self.config or {}
+        inner = config.get("text_config")
+        window = (inner if isinstance(inner, dict) else config).get("sliding_window")
+        return window if isinstance(window, int) and not isinstance(window, bool) else None
+
+    def clear(self) -> None:
+        self.source, self.config, self.model = "", None, None
+
+    def state(self) -> dict[str, Any] | None:
+        return None if self.config is None else {"source": self.source, "config": self.config}
+
+    def set_state(self, state: object) -> None:
+        """A session's model (null or absent: none); ValueError naming what is wrong."""
+        if state is None:
+            self.clear()
+            return
+        source = state.get("source") if isinstance(state, dict) else None
+        config = state.get("config") if isinstance(state, dict) else None
+        if not isinstance(source, str) or not isinstance(config, dict):
+            raise ValueError(f"{self.tab}: model must be an object with a source and a config")
+        try:
+            self.set_model(source, config)
+        except ValueError as exc:
+            raise ValueError(f"{self.tab}: model.config.{exc}") from None

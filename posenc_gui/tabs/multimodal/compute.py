@@ -1,0 +1,181 @@
+"""What the multimodal tab draws (worker thread): which pairs turn by which position axis, the
+position ids of a sequence of text and an image or video, and the scores between the patches
+of one image."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from posenc_gui.comparison import Curve, Entry, Inputs
+from posenc_gui.encodings import binning, multimodal, rope
+from posenc_gui.encodings.model_config import LayerRope
+from posenc_gui.encodings.multimodal import Grid, Text
+from posenc_gui.encodings.rope import QueryKey
+from posenc_gui.encodings.window import Window, full
+from posenc_gui.frames import to_numpy
+from posenc_gui.translatable import N_
+
+# scheme → (its position axes, the axes carrying an image's rows and columns)
+SCHEMES = {
+    "sections": (("t", "h", "w"), (multimodal.HEIGHT, multimodal.WIDTH)),
+    "interleaved": (("t", "h", "w"), (multimodal.HEIGHT, multimodal.WIDTH)),
+    "axial": (("row", "col"), (multimodal.ROW, multimodal.COLUMN)),
+}
+
+
+@dataclass(frozen=True)
+class MultimodalParams:
+    scheme: str  # a key of SCHEMES
+    head_dim: int
+    theta: float
+    section: tuple[int, ...]  # mrope_section: pairs per axis (t, h, w)
+    text_before: int  # M-RoPE only: text tokens before the image, and after it
+    frames: int  # 1: an image; more: a video (M-RoPE only)
+    height: int  # the image's (merged) patches per column and per row
+    width: int
+    time_interval: float  # temporal id step between frames
+    text_after: int
+    query: tuple[int, int]  # the patch (row, column) scored against the others
+    random: bool = False  # the heatmap's q = k: all ones, or a seeded random sample (mean)
+    seed: int = 0
+    ids_x: Window | None = None  # the tokens the id views show
+    layers: tuple[LayerRope, ...] = ()  # the imported model's layer types
+
+    def __post_init__(self) -> None:
+        pairs = self.head_dim // 2
+        if self.scheme == "axial" and pairs % 2:
+            raise ValueError(
+                f"head_dim must be a multiple of 4 for 2-D axial RoPE (an even number of pairs, "
+                f"half for rows, half for columns), got {self.head_dim}"
+            )
+        if self.scheme != "axial" and sum(self.section) != pairs:
+            raise ValueError(
+                f"mrope_section must add up to head_dim/2 = {pairs} pairs, got "
+                f"{' + '.join(map(str, self.section))} = {sum(self.section)}"
+            )
+
+
+@dataclass(frozen=True)
+class MultimodalFrame:
+    params: MultimodalParams
+    axis_names: tuple[str, ...]
+    axes: np.ndarray  # [P] the axis each pair turns by
+    frequencies: np.ndarray  # [P] θ_i
+    tokens: int  # sequence length N
+    image_tokens: tuple[int, int]  # the image's or video's tokens: first, end
+    id_edges: np.ndarray  # [B + 1] token runs of the id views
+    ids: np.ndarray  # [A, B] mean position id per axis over each run
+    scores: np.ndarray  # [H, W] query patch against every patch (q = k = 1 or random mean)
+    profile_offsets: np.ndarray  # [W] Δcolumn along the query's row
+    profile_ones: np.ndarray  # [W] q = k = 1
+    profile_mean: np.ndarray  # [W] random q = k: mean and standard deviation
+    profile_std: np.ndarray
+
+
+def pair_axes(p: MultimodalParams) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(θ_i, axis of pair i)``, each ``[P]``."""
+    inv_freq = rope.inv_freq(p.head_dim, p.theta)
+    if p.scheme == "axial":
+        return multimodal.axial_2d(inv_freq)
+    if p.scheme == "interleaved":
+        return inv_freq, multimodal.interleaved_axes(inv_freq.numel(), p.section)
+    return inv_freq, multimodal.section_axes(p.section)
+
+
+def sequence(p: MultimodalParams) -> list[Text | Grid]:
+    """The segments of the built sequence (2-D axial RoPE: the image's patches alone)."""
+    if p.scheme == "axial":
+        return [Grid(1, p.height, p.width)]
+    image = Grid(p.frames, p.height, p.width, p.time_interval)
+    before = [Text(p.text_before)] if p.text_before else []
+    after = [Text(p.text_after)] if p.text_after else []
+    return [*before, image, *after]
+
+
+def sequence_ids(p: MultimodalParams) -> torch.Tensor:
+    """The position ids ``[A, N]`` of the built sequence, on the scheme's axes."""
+    if p.scheme == "axial":
+        return multimodal.patch_ids(p.height, p.width)
+    return multimodal.position_ids(sequence(p))
+
+
+def compute_multimodal(p: MultimodalParams, device: torch.device) -> MultimodalFrame:
+    """Every view of the multimodal tab, for ``p`` (the sequences are small: on the CPU)."""
+    names, spatial = SCHEMES[p.scheme]
+    frequencies, axes = pair_axes(p)
+    ids = sequence_ids(p)
+    tokens = ids.shape[1]
+    window = full(p.ids_x, 0, tokens)
+    starts, counts = binning.runs(window)
+    id_means = binning.run_means(ids.T, starts, counts).T  # [A, B]
+    first = p.text_before if p.scheme != "axial" else 0
+    image_end = first + p.frames * p.height * p.width if p.scheme != "axial" else tokens
+
+    ones = torch.ones(p.head_dim, dtype=torch.float64)
+    sample = QueryKey(p.head_dim, "random", p.seed).vectors(rope.RANDOM_SAMPLES)[0]
+    row, col = min(p.query[0], p.height - 1), min(p.query[1], p.width - 1)
+    scores_ones, scores_random = (  # [H, W], [S, H, W]: each q against itself (k = q)
+        multimodal.patch_scores(
+            q, q, p.height, p.width, (row, col), frequencies, axes, spatial=spatial
+        )
+        for q in (ones, sample)
+    )
+    return MultimodalFrame(
+        params=p,
+        axis_names=names,
+        axes=axes.numpy(),
+        frequencies=frequencies.numpy(),
+        tokens=tokens,
+        image_tokens=(first, image_end),
+        id_edges=binning.edges(window).numpy(),
+        ids=id_means.numpy(),
+        scores=to_numpy(scores_random.mean(0) if p.random else scores_ones),
+        profile_offsets=np.arange(p.width) - col,
+        profile_ones=scores_ones[row].numpy(),
+        profile_mean=scores_random[:, row].mean(0).numpy(),
+        profile_std=scores_random[:, row].std(0).numpy(),
+    )
+
+
+def compare_curves(inputs: Inputs) -> tuple[Curve, ...]:
+    """2-D axial RoPE along one row of patches: ``(R_{(r,c)} 1)·(R_{(r,c+k)} 1) / head_dim``
+    — the row pairs do not turn, the column pairs as 1-D RoPE at their frequencies."""
+    head_dim = inputs.head_dim
+    if head_dim % 4:
+        return ()  # no even split of the pairs into rows and columns
+    frequencies, axes = multimodal.axial_2d(rope.inv_freq(head_dim, inputs.theta))
+    column = frequencies[axes == multimodal.COLUMN].to(inputs.device)
+    still = 2.0 * int((axes != multimodal.COLUMN).sum())  # each row pair adds 2 at any k
+    along = (still + rope.decay(inputs.starts, column, counts=inputs.counts)) / head_dim
+    return (
+        Curve(
+            "axial_row",
+            N_("2-D axial RoPE along a row, q = 1, head_dim {d}"),
+            along.cpu().numpy(),
+            {"d": head_dim},
+            dashed=True,
+            color=3,
+        ),
+    )
+
+
+COMPARE = (
+    Entry(
+        N_("2-D axial RoPE"),
+        (
+            N_(
+                "Half the pairs turn by a patch's row, half by its column: scores depend on offsets"
+            ),
+            N_("Images of other sizes: the ids are patch counts, not fractions of the image"),
+            N_("Low: RoPE's rotation with two position ids"),
+            N_(
+                "Pixtral's vision encoder, EVA-02, RoPE-ViT; M-RoPE (t, h, w) in Qwen2-VL, Qwen3-VL"
+            ),
+            N_("Medium"),
+        ),
+        compare_curves,
+    ),
+)

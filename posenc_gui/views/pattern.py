@@ -1,0 +1,59 @@
+"""A pattern view: one row per category, a mark at each position of it (which layers are of
+which type, which pairs carry which axis)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+
+from posenc_gui.views.curves import Curve, CurvesView
+from posenc_gui.views.style import current_look
+
+
+@dataclass(frozen=True)
+class Row:
+    """A category: its label on the left axis, its positions, a palette ``color`` index."""
+
+    label: str
+    positions: Sequence[int]
+    color: int
+
+
+class PatternView(CurvesView):
+    """Rows of marks, row 0 on top, no taller than its rows need (the other views get the rest)."""
+
+    def __init__(self, title: str, x_label: str, *, parent: pg.QtWidgets.QWidget | None = None):
+        super().__init__(title, x_label, "", parent=parent)
+        self.plot.setMouseEnabled(y=False)  # rows are categories
+        self.plot.invertY(True)
+
+    def set_rows(
+        self,
+        rows: Sequence[Row],
+        *,
+        x_extent: tuple[float, float] | None = None,
+        x_labels: Sequence[str] | None = None,
+    ) -> None:
+        """Draw one row of marks per category (``x_extent``: the x range to show; ``x_labels``
+        as ``CurvesView.set_curves``, ``[]`` for none)."""
+        self.set_curves(
+            [
+                Curve(
+                    "",
+                    np.asarray(row.positions, dtype=float),
+                    np.full(len(row.positions), float(index)),
+                    scatter=True,
+                    color=row.color,
+                )
+                for index, row in enumerate(rows)
+            ],
+            x_labels=x_labels,
+            y_labels=[row.label for row in rows],
+        )
+        self.setMaximumHeight(int((120 + 34 * len(rows)) * current_look().scale))
+        self.plot.setYRange(-0.6, len(rows) - 0.4, padding=0)
+        if x_extent is not None:
+            self.plot.setXRange(*x_extent, padding=0.02)

@@ -1,0 +1,194 @@
+"""The multimodal tab as a user meets it: what each view draws, against hand-derived ids and
+the library's closed forms; refusals; presets; sessions; its Compare entry."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+import torch
+
+from posenc_gui.comparison import Inputs
+from posenc_gui.encodings import multimodal, rope
+from posenc_gui.tabs.multimodal.compute import COMPARE
+from tests.test_extension_tab import data, preset
+
+CHANNEL = "multimodal"
+
+
+@pytest.fixture
+def tab(window, drive):
+    mm = window.tab(CHANNEL)
+    drive(window, lambda: window.tabs.setCurrentWidget(mm), channel=CHANNEL)
+    return mm
+
+
+def marks(view) -> list[list[int]]:
+    """The x of the marks in each row of a pattern view."""
+    return [[int(x) for x in data(item)[0]] for item in view.curve_items]
+
+
+def set_controls(window, drive, tab, **values) -> None:
+    for name, value in values.items():
+        if name == "section":  # a text field: its frame comes when editing finishes
+            tab.section.setText(value)
+            drive(window, tab.section.editingFinished.emit, channel=CHANNEL)
+        else:
+            control = getattr(tab, name)
+            drive(window, lambda c=control, v=value: c.setValue(v), channel=CHANNEL)
+
+
+def test_interleaved_axes_by_default_as_qwen3_vl_assigns_them(tab):
+    # head_dim 128: 64 pairs, mrope_section [24, 20, 20]; h on i % 3 == 1 below 60, w on
+    # i % 3 == 2 below 60, t elsewhere (pairs 60–63 among them)
+    t, h, w = marks(tab.axis_view)
+    assert h == list(range(1, 60, 3)) and w == list(range(2, 60, 3))
+    assert t == [*range(0, 60, 3), 60, 61, 62, 63]
+    x, y = data(tab.frequency_view.curve_items[1])  # h pairs against θ_i = 10000^(−2i/128)
+    np.testing.assert_allclose(y, 10000.0 ** (-2 * x / 128), rtol=1e-12)
+
+
+def test_sections_put_consecutive_pairs_on_each_axis(window, drive, tab):
+    drive(window, lambda: tab.scheme.setCurrentIndex(tab.scheme.findData("sections")), CHANNEL)
+    set_controls(window, drive, tab, section="16, 24, 24")
+    assert marks(tab.axis_view) == [list(range(16)), list(range(16, 40)), list(range(40, 64))]
+
+
+def test_sequence_ids_of_text_an_image_and_text(window, drive, tab):
+    set_controls(window, drive, tab, text_before=2, image_height=2, image_width=3, text_after=2)
+    ids = tab.id_strip.image.image
+    # text 0, 1; the 2 × 3 image from id 2 (t 2; h 2, 3; w 2, 3, 4); text from 2 + max(2, 3)
+    np.testing.assert_array_equal(
+        ids,
+        [
+            [0, 1, 2, 2, 2, 2, 2, 2, 5, 6],
+            [0, 1, 2, 2, 2, 3, 3, 3, 5, 6],
+            [0, 1, 2, 3, 4, 2, 3, 4, 5, 6],
+        ],
+    )
+    assert [data(item)[1].tolist() for item in tab.id_curves.curve_items] == ids.tolist()
+    assert [region.getRegion() for region in tab.id_curves.spans] == [(1.5, 7.5)]
+
+
+def test_a_video_spaces_its_frames_by_the_temporal_step(window, drive, tab):
+    set_controls(
+        window, drive, tab, text_before=1, frames=3, image_height=1, image_width=2, text_after=1
+    )
+    drive(window, lambda: tab.time_interval.setValue(2.0), channel=CHANNEL)
+    t, _, w = tab.id_strip.image.image
+    assert t.tolist() == [0, 1, 1, 3, 3, 5, 5, 3]  # frames at 1 + ⌊2f⌋; text at 1 + max(1, 2)
+    assert w.tolist() == [0, 1, 2, 1, 2, 1, 2, 3]
+
+
+def test_patch_scores_are_the_rotated_dot_products_and_peak_at_the_query(window, drive, tab):
+    tab.show_page("scores")
+    set_controls(window, drive, tab, image_height=5, image_width=7, query_row=1, query_column=4)
+    scores = tab.score_view.image.image
+    assert scores.shape == (5, 7)
+    # q = k = 1 in 2-D: Σ_i 2·cos(Δ[a_i]·θ_i) over the pairs, with Δt = 0 inside one image
+    theta = rope.inv_freq(128, 1e4).numpy()
+    axes = multimodal.interleaved_axes(64, [24, 20, 20]).numpy()
+    rows, cols = np.meshgrid(np.arange(5) - 1, np.arange(7) - 4, indexing="ij")
+    offset = {0: np.zeros_like(rows), 1: rows, 2: cols}
+    expected = sum(2 * np.cos(offset[int(a)] * t) for a, t in zip(axes, theta, strict=True))
+    np.testing.assert_allclose(scores, expected, rtol=1e-6)
+    assert np.unravel_index(np.argmax(scores), scores.shape) == (1, 4)
+    assert scores[1, 4] == pytest.approx(128, rel=1e-6)
+    ones, mean = (data(item)[1] for item in tab.profile_view.curve_items)
+    np.testing.assert_allclose(ones, expected[1], rtol=1e-12)
+    drive(window, lambda: tab.query.setCurrentIndex(1), channel=CHANNEL)
+    np.testing.assert_allclose(tab.score_view.image.image[1], mean, rtol=1e-6)
+
+
+def test_axial_scores_depend_on_the_offset_only(window, drive, tab):
+    drive(window, lambda: tab.scheme.setCurrentIndex(tab.scheme.findData("axial")), CHANNEL)
+    set_controls(window, drive, tab, image_height=6, image_width=6, query_row=1, query_column=1)
+    near = tab.score_view.image.image.copy()
+    set_controls(window, drive, tab, query_row=3, query_column=2)
+    np.testing.assert_allclose(tab.score_view.image.image[2:, 1:], near[:4, :5], rtol=1e-6)
+    assert marks(tab.axis_view) == [list(range(32)), list(range(32, 64))]  # rows, then columns
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        ({"section": "16, 24"}, "mrope_section must have 3 entries"),
+        ({"section": "16, 24, x"}, "mrope_section must be whole numbers"),
+        ({"section": "16, 24, 20"}, r"mrope_section must add up to head_dim/2 = 64 pairs"),
+    ],
+)
+def test_sections_that_do_not_fit_are_refused_with_their_name(window, drive, tab, setup, message):
+    tab.section.setText(setup["section"])
+    tab.section.editingFinished.emit()
+    assert re.search(message, tab.message.text())
+    assert tab.stale.isVisible()
+
+
+def test_axial_refuses_an_odd_number_of_pairs(window, drive, tab):
+    drive(window, lambda: tab.scheme.setCurrentIndex(tab.scheme.findData("axial")), CHANNEL)
+    window.parameters.head_dim.setValue(66)  # 33 pairs
+    tab.refresh()
+    assert "head_dim must be a multiple of 4 for 2-D axial RoPE" in tab.message.text()
+
+
+def test_presets_set_the_scheme_and_the_layer_stack(window, drive, tab):
+    drive(
+        window,
+        lambda: window.apply_preset(preset(window, "Qwen3-VL-8B (M-RoPE interleaved 24/20/20)")),
+        CHANNEL,
+    )
+    assert window.tabs.currentWidget() is tab and tab.current_page() == "pairs"
+    assert tab.scheme.currentData() == "interleaved" and tab.section.text() == "24, 20, 20"
+    assert window.parameters.theta.value() == 5e6
+    qwen2 = preset(window, "Qwen2-VL-7B (M-RoPE sections 16/24/24)")
+    drive(window, lambda: window.apply_preset(qwen2), CHANNEL)
+    assert tab.scheme.currentData() == "sections" and tab.section.text() == "16, 24, 24"
+    pixtral = preset(window, "Pixtral-12B vision encoder (2-D axial, 64 × 64 patches)")
+    drive(window, lambda: window.apply_preset(pixtral), CHANNEL)
+    assert tab.scheme.currentData() == "axial"
+    assert (tab.image_height.value(), tab.image_width.value()) == (64, 64)
+    assert window.parameters.head_dim.value() == 64
+    gemma = preset(window, "Gemma-3-27B (local θ 1e4, global θ 1e6 ×8)")
+    window.apply_preset(gemma)
+    drive(window, tab.refresh, CHANNEL)
+    sliding, full = marks(tab.layer_view)
+    assert full == list(range(5, 62, 6)) and len(sliding) == 52
+    labels = [label for _, label in tab.layer_view.plot.getAxis("left")._tickLevels[0]]
+    assert labels == [
+        "sliding_attention · θ 10,000",
+        "full_attention · θ 1e+06 · linear ×8",
+    ]
+
+
+def test_llama4_layer_strip_shows_its_nope_layers(window, drive, tab):
+    window.apply_preset(preset(window, "Llama-4-Scout (hard step ×16, NoPE layers)"))
+    drive(window, tab.refresh, CHANNEL)
+    rope_layers, nope = marks(tab.layer_view)
+    assert nope == list(range(3, 48, 4)) and len(rope_layers) == 36
+
+
+def test_the_imported_model_and_sliding_window_come_back_with_a_session(window, drive, tab):
+    window.apply_preset(preset(window, "Qwen2.5-VL-7B (M-RoPE sections 16/24/24)"))
+    saved = window.session()
+    assert saved["tabs"][CHANNEL]["model"]["config"]["sliding_window"] == 32768
+    window.apply_preset(preset(window, "Gemma-3-27B (local θ 1e4, global θ 1e6 ×8)"))
+    window.apply_session(saved)
+    assert tab.imported.source.startswith("Qwen2.5-VL") and tab.imported.sliding_window == 32768
+    bad = {**saved, "tabs": {**saved["tabs"], CHANNEL: {**saved["tabs"][CHANNEL], "model": 3}}}
+    with pytest.raises(ValueError, match="multimodal: model must be an object"):
+        window.apply_session(bad)
+
+
+def test_compare_entry_is_one_along_a_row_at_distance_zero_and_the_closed_form():
+    starts = torch.arange(50)
+    inputs = Inputs(
+        50, 128, 64, 1e4, {}, starts, torch.ones(50, dtype=torch.int64), torch.device("cpu")
+    )
+    (curve,) = COMPARE[0].curves(inputs)
+    theta = 10000.0 ** (-np.arange(0, 64, 2) / 64)  # Pixtral: odd-indexed frequencies on columns
+    k = np.arange(50)[:, None]
+    expected = (2 * 16 + 2 * np.cos(k * theta[1::2]).sum(1)) / 64
+    np.testing.assert_allclose(curve.values, expected, rtol=1e-12)
+    assert curve.values[0] == pytest.approx(1.0) and math.isfinite(curve.values[-1])
