@@ -12,6 +12,7 @@ import torch
 
 from posenc_gui.comparison import Inputs
 from posenc_gui.encodings import multimodal, rope
+from posenc_gui.presets import Preset
 from posenc_gui.tabs.multimodal.compute import COMPARE
 from tests.test_extension_tab import data, preset
 
@@ -192,3 +193,20 @@ def test_compare_entry_is_one_along_a_row_at_distance_zero_and_the_closed_form()
     expected = (2 * 16 + 2 * np.cos(k * theta[1::2]).sum(1)) / 64
     np.testing.assert_allclose(curve.values, expected, rtol=1e-12)
     assert curve.values[0] == pytest.approx(1.0) and math.isfinite(curve.values[-1])
+
+
+def test_a_vision_preset_whose_grid_does_not_fit_is_refused_and_nothing_changes(window, tab):
+    config = {
+        "hidden_size": 1024,
+        "num_attention_heads": 16,
+        "head_dim": 64,
+        "rope_theta": 1e4,
+        "image_size": 2048,
+        "patch_size": 14,
+    }  # 146 patches per side
+    before = window.session()
+    with pytest.raises(ValueError, match="146 patches per side, outside the tab's 1 … 128"):
+        window.apply_preset(Preset("big vision", "multimodal", config, "half", {"x": "y"}))
+    after = window.session()
+    assert after["tabs"][CHANNEL] == before["tabs"][CHANNEL]
+    assert after["parameters"] == before["parameters"]

@@ -214,7 +214,15 @@ class MultimodalTab(Tab):
             self.scheme.setCurrentIndex(self.scheme.findData(scheme))
         elif preset.kind == "multimodal":  # a vision encoder: its image's patch grid
             self.scheme.setCurrentIndex(self.scheme.findData("axial"))
-            side = int(preset.config["image_size"]) // int(preset.config["patch_size"])
+            size, patch = preset.config.get("image_size"), preset.config.get("patch_size")
+            if not (isinstance(size, int) and isinstance(patch, int)) or patch <= 0:
+                return  # the grid stays as the controls have it
+            side = size // patch
+            if not 1 <= side <= GRID_SIDE:
+                raise ValueError(
+                    f"{preset.name}: image_size / patch_size is {side} patches per side, "
+                    f"outside the tab's 1 … {GRID_SIDE}"
+                )
             self.image_height.setValue(side)
             self.image_width.setValue(side)
 
