@@ -183,6 +183,12 @@ class CurvesView(pg.PlotWidget):
                 symbolPen=None,
             )
             item.setZValue(2)
+            # Solid lines as separate segments: Qt strokes a long antialiased polyline wider
+            # than 1 px several times slower (its joins), and opaque segments look the same.
+            # Dashes need the one polyline to keep their pattern.
+            mode = "off" if curve.dashed else "on"
+            if item.curve.opts["segmentedLineMode"] != mode:
+                item.curve.setSegmentedLineMode(mode)
         self.lines = [self._line(line) for line in lines]
         # an empty legend is an empty box
         self.legend.setVisible(self._legend_shown and bool(self.legend.items))

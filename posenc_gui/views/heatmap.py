@@ -42,6 +42,7 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self._names = (x_name, y_name, value_name)
         self.plot = self.addPlot()
         style_plot(self.plot, title, x_name, y_name)
+        self.plot.showGrid(x=False, y=False)  # an opaque grid would hide cells of the data
         self.plot.invertY(True)  # position 0 at the top, as in the papers' figures
         self.image = pg.ImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)
