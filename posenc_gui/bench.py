@@ -1,10 +1,12 @@
 """Benchmark: drive the real main window offscreen and time every tab and page.
 
-``python -m posenc_gui.bench [--json] [--quick] [--device cpu]`` changes every control of each
-tab in scripted steps at three sizes and reports, per tab and page: latency from control change to
-frame drawn (p50, p95), compute time, the longest event-loop stall, plus peak memory, the
-time from launch to the first drawn frame, and how fast the command line answers ``--help``
-and refuses a bad argument. It prints figures; it asserts nothing.
+``python -m posenc_gui.bench [--json] [--quick] [--profile] [--device cpu]`` changes every
+control of each tab in scripted steps at three sizes and reports, per tab and page: latency from
+control change to the views painted (p50, p95), compute time (``--profile``: with the GUI
+thread's draw and paint), the longest event-loop stall, plus peak memory, the time from launch
+to the first drawn frame, how fast the command line answers ``--help`` and refuses a bad
+argument, and the floor: the same four views in bare pyqtgraph, updated and painted in the same
+process. It prints figures; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ class Result:
     p50_ms: float
     p95_ms: float
     compute_ms: float
+    draw_ms: float  # the GUI thread handing the frame to the views
+    paint_ms: float  # the views painting it
     stall_ms: float
 
 
@@ -88,33 +92,72 @@ class Bench:
             self.app.processEvents()
             time.sleep(0.001)
 
+    def paint(self, tab) -> float:
+        """Paint the tab's visible views now (what the next event-loop pass would); ms."""
+        from PySide6.QtWidgets import QGraphicsView
+
+        start = time.perf_counter()
+        for view in tab.view_names().values():
+            if view.isVisible() and isinstance(view, QGraphicsView):
+                QGraphicsView.viewport(view).repaint()
+        return (time.perf_counter() - start) * 1e3
+
     def measure(
         self, channel: str, actions: Sequence[tuple[str, Step]]
-    ) -> tuple[list[float], list[float], float]:
-        """Latencies and compute times of one frame per action, and the longest stall."""
-        latencies, computes = [], []
+    ) -> tuple[list[float], list[list[float]], float]:
+        """Latencies (control change → painted), the (compute, draw, paint) ms of one frame per
+        action, and the longest stall."""
+        latencies: list[float] = []
+        splits: list[list[float]] = [[], [], []]
         self.settle(0.05)
         self.stall, self.last_tick = 0.0, time.perf_counter()
         tab = self.window.tab(channel)
-        for name, action in actions:
-            since = len(self.drawn)
+        draws: list[float] = []
+        draw = tab.draw
+
+        def timed_draw(frame) -> None:  # the engine calls the instance's draw
             start = time.perf_counter()
-            back = action()
-            if isinstance(back, bool):  # nothing could change
-                continue
-            try:
-                tab.request()
-            except ValueError:  # settings the tab refuses (it says why) draw no frame to time:
-                back()  # undone, so that the next steps start from settings that fit
-                continue
-            frame = self.wait_frame(channel, since)
-            if frame is None:
-                raise RuntimeError(
-                    f"{channel}: no frame within {FRAME_TIMEOUT_S:.0f} s after changing {name}"
-                )
-            computes.append(frame[0])
-            latencies.append((frame[1] - start) * 1e3)
-        return latencies, computes, self.stall * 1e3
+            draw(frame)
+            draws.append((time.perf_counter() - start) * 1e3)
+
+        tab.draw = timed_draw
+        try:
+            for name, action in actions:
+                self._step(tab, name, action, latencies, splits, draws)
+        finally:
+            del tab.draw  # the class's again
+        return latencies, splits, self.stall * 1e3
+
+    def _step(
+        self,
+        tab,
+        name: str,
+        action: Step,
+        latencies: list[float],
+        splits: list[list[float]],
+        draws: list[float],
+    ) -> None:
+        since = len(self.drawn)
+        start = time.perf_counter()
+        back = action()
+        if isinstance(back, bool):  # nothing could change
+            return
+        try:
+            tab.request()
+        except ValueError:  # settings the tab refuses (it says why) draw no frame to time:
+            back()  # undone, so that the next steps start from settings that fit
+            return
+        frame = self.wait_frame(tab.name, since)
+        if frame is None:
+            raise RuntimeError(
+                f"{tab.name}: no frame within {FRAME_TIMEOUT_S:.0f} s after changing {name}"
+            )
+        painted = self.paint(tab)
+        latencies.append((frame[1] - start) * 1e3 + painted)
+        for split, value in zip(
+            splits, (frame[0], draws[-1] if draws else 0.0, painted), strict=True
+        ):
+            split.append(value)
 
 
 # A scripted change: returns False when nothing could change, else a way back.
@@ -221,7 +264,7 @@ def run(sizes: Sequence[tuple[int, int, int]], steps: int, device: str | None) -
                     tab.refresh()
                     bench.wait_frame(tab.name, since)
                     bench.settle(0.3)  # its first paint is not part of a control change
-                    latencies, computes, stall = bench.measure(
+                    latencies, (computes, draws, paints), stall = bench.measure(
                         tab.name, _steps(window, tab.name, steps, step)
                     )
                     step += steps
@@ -236,18 +279,60 @@ def run(sizes: Sequence[tuple[int, int, int]], steps: int, device: str | None) -
                                 p50_ms=round(_percentile(latencies, 0.5), 1),
                                 p95_ms=round(_percentile(latencies, 0.95), 1),
                                 compute_ms=round(statistics.median(computes), 1),
+                                draw_ms=round(statistics.median(draws), 1),
+                                paint_ms=round(statistics.median(paints), 1),
                                 stall_ms=round(stall, 1),
                             )
                         )
+        bare = floor(max(steps, 10))
     finally:
         window.close()  # stops the engine's thread, whatever happened
     return {
+        "floor": bare,
         "device": window.engine.device,
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python "
         f"{platform.python_version()}",
         "results": [asdict(result) for result in results],
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "first_frame_s": round(first_frame_s, 2),
+    }
+
+
+def floor(steps: int, size: int = 512) -> dict[str, float]:
+    """The floor: the Absolute tab's four views in bare pyqtgraph (an image with a colorbar,
+    four curves, an image, one curve), new data set and painted per step; p50/p95 ms."""
+    import numpy as np
+    import pyqtgraph as pg
+    from PySide6.QtWidgets import QGraphicsView
+
+    page = pg.GraphicsLayoutWidget()
+    page.resize(1100, 900)
+    page.show()
+    table, waves = page.addPlot(), page.addPlot()
+    page.nextRow()
+    similarity, offsets = page.addPlot(), page.addPlot()
+    images = [pg.ImageItem(axisOrder="row-major") for _ in range(2)]
+    for plot, image in zip((table, similarity), images, strict=True):
+        plot.addItem(image)
+        plot.addColorBar(image, colorMap=pg.colormap.get("CET-D1"), values=(-1, 1))
+    curves = [waves.plot(pen=pg.mkPen(i, width=2)) for i in range(4)] + [offsets.plot(pen="w")]
+    positions, times = np.arange(size), []
+    for step in range(steps):
+        start = time.perf_counter()
+        omega = (1e4 + step) ** (-np.arange(0, size, 2) / size)
+        angles = positions[:, None] * omega
+        pe = np.concatenate((np.sin(angles), np.cos(angles)), axis=1)
+        images[0].setImage(pe, autoLevels=False)
+        images[1].setImage(pe @ pe.T, autoLevels=False)
+        for i, curve in enumerate(curves[:4]):
+            curve.setData(positions, pe[:, 4 * i])
+        curves[4].setData(positions, pe @ pe[0])
+        QGraphicsView.viewport(page).repaint()
+        times.append((time.perf_counter() - start) * 1e3)
+    page.close()
+    return {
+        "p50_ms": round(_percentile(times, 0.5), 1),
+        "p95_ms": round(_percentile(times, 0.95), 1),
     }
 
 
@@ -268,22 +353,28 @@ def command_line_times(repeats: int = 3) -> dict[str, float]:
     return times
 
 
-def _table(report: dict) -> str:
+def _table(report: dict, *, profile: bool = False) -> str:
+    floor_ = report["floor"]
+    split = f" {'draw':>8} {'paint':>8}" if profile else ""
     lines = [
         f"device {report['device']} · {report['machine']}",
         f"first frame {report['first_frame_s']} s after launch · peak memory "
         f"{report['peak_rss_mb']} MB",
         "command line: "
         + ", ".join(f"posenc-gui {args} {s} s" for args, s in report["command_line_s"].items()),
+        f"floor (bare pyqtgraph, the Absolute tab's four views at 512): p50 "
+        f"{floor_['p50_ms']} ms, p95 {floor_['p95_ms']} ms",
+        "latency: control change to the views painted",
         "",
         f"{'tab':<10} {'view':<12} {'seq_len':>9} {'d_model':>7} {'head':>5} "
-        f"{'p50 ms':>8} {'p95 ms':>8} {'compute':>8} {'stall ms':>8}",
+        f"{'p50 ms':>8} {'p95 ms':>8} {'compute':>8}{split} {'stall ms':>8}",
     ]
     for r in report["results"]:
+        times = f" {r['draw_ms']:>8} {r['paint_ms']:>8}" if profile else ""
         lines.append(
             f"{r['tab']:<10} {r['view']:<12} {r['seq_len']:>9} {r['d_model']:>7} "
             f"{r['head_dim']:>5} {r['p50_ms']:>8} {r['p95_ms']:>8} "
-            f"{r['compute_ms']:>8} {r['stall_ms']:>8}"
+            f"{r['compute_ms']:>8}{times} {r['stall_ms']:>8}"
         )
     return "\n".join(lines)
 
@@ -300,6 +391,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=24,
         help="control changes per tab page (they walk through every control)",
     )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="split each frame into worker compute, GUI-thread draw and paint (medians)",
+    )
     parser.add_argument("--device", help="compute device (default: the best available)")
     args = parser.parse_args(argv)
     if args.steps < 2:
@@ -307,7 +403,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sizes = SIZES[:1] if args.quick else SIZES
     cli = command_line_times(1 if args.quick else 3)  # before this process loads Qt and torch
     report = run(sizes, 2 if args.quick else args.steps, args.device) | {"command_line_s": cli}
-    print(json.dumps(report, indent=1) if args.json else _table(report))
+    print(json.dumps(report, indent=1) if args.json else _table(report, profile=args.profile))
     return 0
 
 

@@ -16,6 +16,8 @@ KEYS = {
     "p50_ms",
     "p95_ms",
     "compute_ms",
+    "draw_ms",
+    "paint_ms",
     "stall_ms",
 }
 
@@ -40,6 +42,10 @@ def test_quick_benchmark_reports_every_tab_and_page_as_json():
     for row in report["results"]:
         assert set(row) == KEYS
         assert row["p95_ms"] >= row["p50_ms"] > 0 and row["compute_ms"] > 0
+        # the latency runs until the views have painted: it holds the paint
+        assert row["paint_ms"] > 0 and row["draw_ms"] > 0
+        assert row["p95_ms"] >= row["paint_ms"]
+    assert report["floor"]["p95_ms"] >= report["floor"]["p50_ms"] > 0
     assert report["peak_rss_mb"] > 0 and report["first_frame_s"] > 0
     assert set(report["command_line_s"]) == {"--help", "--seq-len 0"}
     assert all(seconds > 0 for seconds in report["command_line_s"].values())
