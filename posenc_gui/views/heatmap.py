@@ -43,6 +43,8 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self.plot = self.addPlot()
         style_plot(self.plot, title, x_name, y_name)
         self.plot.showGrid(x=False, y=False)  # an opaque grid would hide cells of the data
+        for side in ("bottom", "left"):  # no grid: the axis lines over the image's edge
+            self.plot.getAxis(side).setZValue(0.5)
         self.plot.invertY(True)  # position 0 at the top, as in the papers' figures
         self.image = pg.ImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)

@@ -211,6 +211,8 @@ def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> Non
         axis.setTickFont(tick_font())
         axis.enableAutoSIPrefix(False)  # "×0.001" scaling confuses more than it helps
     plot.showGrid(x=True, y=True, alpha=0.15)
+    for side in ("bottom", "left"):  # the axes draw the grid: behind the data, not over it
+        plot.getAxis(side).setZValue(-1)
 
 
 def pen(color: int | str, *, dashed: bool = False, width: float = 2.0) -> pg.QtGui.QPen:
