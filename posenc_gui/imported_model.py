@@ -28,13 +28,23 @@ class ImportedModel:
                 keys["sliding_window"] = inner["sliding_window"]  # shown beside sliding layers
         self.source, self.config, self.model = source, kept, model
 
-    @property
-    def sliding_window(self) -> int | None:
-        """The sliding layers' window (``sliding_window``, under ``text_config`` for a wrapper)."""
+    def _whole(self, key: str) -> int | None:
+        """A whole-number key of the language model (under ``text_config`` for a wrapper)."""
         config = self.config or {}
         inner = config.get("text_config")
-        window = (inner if isinstance(inner, dict) else config).get("sliding_window")
-        return window if isinstance(window, int) and not isinstance(window, bool) else None
+        value = (inner if isinstance(inner, dict) else config).get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    @property
+    def sliding_window(self) -> int | None:
+        """The sliding layers' window (``sliding_window``)."""
+        return self._whole("sliding_window")
+
+    @property
+    def layer_count(self) -> int | None:
+        """How many layers the model has (``num_hidden_layers``), where the config says."""
+        count = self._whole("num_hidden_layers")
+        return count if count is not None and count > 0 else None
 
     def clear(self) -> None:
         self.source, self.config, self.model = "", None, None

@@ -226,6 +226,25 @@ def test_mrope_patch_scores_are_the_rotated_dot_products_of_an_image_after_text(
             },
             ((24, 20, 20), True),
         ),
+        (  # Qwen3-VL with YaRN for long context, as its model card recommends
+            {
+                "text_config": {
+                    "head_dim": 128,
+                    "hidden_size": 4096,
+                    "num_attention_heads": 32,
+                    "rope_theta": 5e6,
+                    "max_position_embeddings": 262144,
+                    "rope_scaling": {
+                        "rope_type": "yarn",
+                        "factor": 3.0,
+                        "original_max_position_embeddings": 262144,
+                        "mrope_section": [24, 20, 20],
+                        "mrope_interleaved": True,
+                    },
+                }
+            },
+            ((24, 20, 20), True),
+        ),
         ({"hidden_size": 4096, "num_attention_heads": 32}, None),
     ],
 )
@@ -248,7 +267,16 @@ def test_mrope_scores_do_not_change_when_every_id_moves_by_the_same_text():
     ("call", "message"),
     [
         (lambda: multimodal.section_axes([16, 24]), "mrope_section must have 3 entries"),
-        (lambda: multimodal.section_axes([16, 0, 24]), r"mrope_section\[1\] must be an integer"),
+        (lambda: multimodal.section_axes([16, -1, 24]), r"mrope_section\[1\] must be an integer"),
+        (lambda: multimodal.section_axes([0, 0, 0]), "at least one pair"),
+        (
+            lambda: multimodal.position_ids([Grid(2, 2, 2, time_interval=float("nan"))]),
+            r"segments\[0\].time_interval must be a number",
+        ),
+        (
+            lambda: multimodal.position_ids([Grid(2, 2, 2, time_interval=-1.0)]),
+            r"segments\[0\].time_interval must be a number",
+        ),
         (lambda: multimodal.interleaved_axes(64, [24, 20, 10]), "must add up to 64 pairs"),
         (lambda: multimodal.position_ids([]), "segments must not be empty"),
         (lambda: multimodal.position_ids([Text(0)]), r"segments\[0\].length must be"),

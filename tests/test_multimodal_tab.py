@@ -44,22 +44,26 @@ def set_controls(window, drive, tab, **values) -> None:
 def test_interleaved_axes_by_default_as_qwen3_vl_assigns_them(tab):
     # head_dim 128: 64 pairs, mrope_section [24, 20, 20]; h on i % 3 == 1 below 60, w on
     # i % 3 == 2 below 60, t elsewhere (pairs 60–63 among them)
-    t, h, w = marks(tab.axis_view)
+    t, h, w = marks(tab.figures.axis_view)
     assert h == list(range(1, 60, 3)) and w == list(range(2, 60, 3))
     assert t == [*range(0, 60, 3), 60, 61, 62, 63]
-    x, y = data(tab.frequency_view.curve_items[1])  # h pairs against θ_i = 10000^(−2i/128)
+    x, y = data(tab.figures.frequency_view.curve_items[1])  # h pairs against θ_i = 10000^(−2i/128)
     np.testing.assert_allclose(y, 10000.0 ** (-2 * x / 128), rtol=1e-12)
 
 
 def test_sections_put_consecutive_pairs_on_each_axis(window, drive, tab):
     drive(window, lambda: tab.scheme.setCurrentIndex(tab.scheme.findData("sections")), CHANNEL)
     set_controls(window, drive, tab, section="16, 24, 24")
-    assert marks(tab.axis_view) == [list(range(16)), list(range(16, 40)), list(range(40, 64))]
+    assert marks(tab.figures.axis_view) == [
+        list(range(16)),
+        list(range(16, 40)),
+        list(range(40, 64)),
+    ]
 
 
 def test_sequence_ids_of_text_an_image_and_text(window, drive, tab):
     set_controls(window, drive, tab, text_before=2, image_height=2, image_width=3, text_after=2)
-    ids = tab.id_strip.image.image
+    ids = tab.figures.id_strip.image.image
     # text 0, 1; the 2 × 3 image from id 2 (t 2; h 2, 3; w 2, 3, 4); text from 2 + max(2, 3)
     np.testing.assert_array_equal(
         ids,
@@ -69,24 +73,38 @@ def test_sequence_ids_of_text_an_image_and_text(window, drive, tab):
             [0, 1, 2, 3, 4, 2, 3, 4, 5, 6],
         ],
     )
-    assert [data(item)[1].tolist() for item in tab.id_curves.curve_items] == ids.tolist()
-    assert [region.getRegion() for region in tab.id_curves.spans] == [(1.5, 7.5)]
+    assert [data(item)[1].tolist() for item in tab.figures.id_curves.curve_items] == ids.tolist()
+    assert [region.getRegion() for region in tab.figures.id_curves.spans] == [(1.5, 7.5)]
 
 
 def test_a_video_spaces_its_frames_by_the_temporal_step(window, drive, tab):
+    drive(window, lambda: tab.scheme.setCurrentIndex(tab.scheme.findData("sections")), CHANNEL)
     set_controls(
         window, drive, tab, text_before=1, frames=3, image_height=1, image_width=2, text_after=1
     )
     drive(window, lambda: tab.time_interval.setValue(2.0), channel=CHANNEL)
-    t, _, w = tab.id_strip.image.image
+    t, _, w = tab.figures.id_strip.image.image
     assert t.tolist() == [0, 1, 1, 3, 3, 5, 5, 3]  # frames at 1 + ⌊2f⌋; text at 1 + max(1, 2)
     assert w.tolist() == [0, 1, 2, 1, 2, 1, 2, 3]
+
+
+def test_qwen3_vl_numbers_a_video_frame_by_frame_after_each_timestamp(window, drive, tab):
+    set_controls(
+        window, drive, tab, text_before=2, frames=3, image_height=2, image_width=2,
+        timestamp_tokens=1, text_after=2,
+    )  # fmt: skip
+    t, h, w = tab.figures.id_strip.image.image
+    # text 0, 1; per frame: a timestamp token, then the 2 × 2 grid at one t from the id after
+    # it; each frame moves the ids on by max(2, 2) (get_rope_index of Qwen3-VL)
+    assert t.tolist() == [0, 1, 2, 3, 3, 3, 3, 5, 6, 6, 6, 6, 8, 9, 9, 9, 9, 11, 12]
+    assert h.tolist() == [0, 1, 2, 3, 3, 4, 4, 5, 6, 6, 7, 7, 8, 9, 9, 10, 10, 11, 12]
+    assert w.tolist() == [0, 1, 2, 3, 4, 3, 4, 5, 6, 7, 6, 7, 8, 9, 10, 9, 10, 11, 12]
 
 
 def test_patch_scores_are_the_rotated_dot_products_and_peak_at_the_query(window, drive, tab):
     tab.show_page("scores")
     set_controls(window, drive, tab, image_height=5, image_width=7, query_row=1, query_column=4)
-    scores = tab.score_view.image.image
+    scores = tab.figures.score_view.image.image
     assert scores.shape == (5, 7)
     # q = k = 1 in 2-D: Σ_i 2·cos(Δ[a_i]·θ_i) over the pairs, with Δt = 0 inside one image
     theta = rope.inv_freq(128, 1e4).numpy()
@@ -97,19 +115,30 @@ def test_patch_scores_are_the_rotated_dot_products_and_peak_at_the_query(window,
     np.testing.assert_allclose(scores, expected, rtol=1e-6)
     assert np.unravel_index(np.argmax(scores), scores.shape) == (1, 4)
     assert scores[1, 4] == pytest.approx(128, rel=1e-6)
-    ones, mean = (data(item)[1] for item in tab.profile_view.curve_items)
+    ones, mean = (data(item)[1] for item in tab.figures.profile_view.curve_items)
     np.testing.assert_allclose(ones, expected[1], rtol=1e-12)
+    # random q = k: the mean over samples of Σ_i (q_a² + q_b²)·cos(φ_i) (the sin terms cancel)
+    q = rope.QueryKey(128, "random", 0).vectors(rope.RANDOM_SAMPLES)[0].numpy()
+    power = (q[:, :64] ** 2 + q[:, 64:] ** 2).mean(0)
+    rows_angle = {0: np.zeros(7), 1: np.zeros(7), 2: np.arange(7) - 4.0}  # along row 1
+    expected_mean = sum(
+        p * np.cos(rows_angle[int(a)] * t) for a, t, p in zip(axes, theta, power, strict=True)
+    )
+    np.testing.assert_allclose(mean, expected_mean, rtol=1e-9)
     drive(window, lambda: tab.query.setCurrentIndex(1), channel=CHANNEL)
-    np.testing.assert_allclose(tab.score_view.image.image[1], mean, rtol=1e-6)
+    np.testing.assert_allclose(tab.figures.score_view.image.image[1], expected_mean, rtol=1e-5)
 
 
 def test_axial_scores_depend_on_the_offset_only(window, drive, tab):
     drive(window, lambda: tab.scheme.setCurrentIndex(tab.scheme.findData("axial")), CHANNEL)
     set_controls(window, drive, tab, image_height=6, image_width=6, query_row=1, query_column=1)
-    near = tab.score_view.image.image.copy()
+    near = tab.figures.score_view.image.image.copy()
     set_controls(window, drive, tab, query_row=3, query_column=2)
-    np.testing.assert_allclose(tab.score_view.image.image[2:, 1:], near[:4, :5], rtol=1e-6)
-    assert marks(tab.axis_view) == [list(range(32)), list(range(32, 64))]  # rows, then columns
+    np.testing.assert_allclose(tab.figures.score_view.image.image[2:, 1:], near[:4, :5], rtol=1e-6)
+    assert marks(tab.figures.axis_view) == [
+        list(range(32)),
+        list(range(32, 64)),
+    ]  # rows, then columns
 
 
 @pytest.mark.parametrize(
@@ -117,7 +146,6 @@ def test_axial_scores_depend_on_the_offset_only(window, drive, tab):
     [
         ({"section": "16, 24"}, "mrope_section must have 3 entries"),
         ({"section": "16, 24, x"}, "mrope_section must be whole numbers"),
-        ({"section": "16, 24, 20"}, r"mrope_section must add up to head_dim/2 = 64 pairs"),
     ],
 )
 def test_sections_that_do_not_fit_are_refused_with_their_name(window, drive, tab, setup, message):
@@ -125,6 +153,20 @@ def test_sections_that_do_not_fit_are_refused_with_their_name(window, drive, tab
     tab.section.editingFinished.emit()
     assert re.search(message, tab.message.text())
     assert tab.stale.isVisible()
+
+
+def test_a_section_for_another_head_dim_is_scaled_and_says_so(window, drive, tab):
+    drive(window, lambda: tab.scheme.setCurrentIndex(tab.scheme.findData("sections")), CHANNEL)
+    set_controls(window, drive, tab, section="16, 24, 20")
+    # 64 · (16, 24, 20) / 60 = 17.07, 25.6, 21.33: the largest remainder gets the last pair
+    assert [len(row) for row in marks(tab.figures.axis_view)] == [17, 26, 21]
+    assert (
+        "mrope_section 16, 24, 20 adds up to 60 pairs, head_dim 128 has 64: drawn with 17, 26, 21"
+        in tab.message.text()
+    )
+    drive(window, lambda: window.parameters.head_dim.setValue(120), CHANNEL)  # 16 + 24 + 20
+    assert [len(row) for row in marks(tab.figures.axis_view)] == [16, 24, 20]
+    assert tab.message.text() == ""
 
 
 def test_axial_refuses_an_odd_number_of_pairs(window, drive, tab):
@@ -146,6 +188,7 @@ def test_presets_set_the_scheme_and_the_layer_stack(window, drive, tab):
     qwen2 = preset(window, "Qwen2-VL-7B (M-RoPE sections 16/24/24)")
     drive(window, lambda: window.apply_preset(qwen2), CHANNEL)
     assert tab.scheme.currentData() == "sections" and tab.section.text() == "16, 24, 24"
+    assert marks(tab.figures.layer_view) == [list(range(28))]  # num_hidden_layers, one type
     pixtral = preset(window, "Pixtral-12B vision encoder (2-D axial, 64 × 64 patches)")
     drive(window, lambda: window.apply_preset(pixtral), CHANNEL)
     assert tab.scheme.currentData() == "axial"
@@ -154,19 +197,19 @@ def test_presets_set_the_scheme_and_the_layer_stack(window, drive, tab):
     gemma = preset(window, "Gemma-3-27B (local θ 1e4, global θ 1e6 ×8)")
     window.apply_preset(gemma)
     drive(window, tab.refresh, CHANNEL)
-    sliding, full = marks(tab.layer_view)
+    sliding, full = marks(tab.figures.layer_view)
     assert full == list(range(5, 62, 6)) and len(sliding) == 52
-    labels = [label for _, label in tab.layer_view.plot.getAxis("left")._tickLevels[0]]
+    labels = [label for _, label in tab.figures.layer_view.plot.getAxis("left")._tickLevels[0]]
     assert labels == [
         "sliding_attention · θ 10,000",
-        "full_attention · θ 1e+06 · linear ×8",
+        "full_attention · θ 1,000,000 · linear ×8",
     ]
 
 
 def test_llama4_layer_strip_shows_its_nope_layers(window, drive, tab):
     window.apply_preset(preset(window, "Llama-4-Scout (hard step ×16, NoPE layers)"))
     drive(window, tab.refresh, CHANNEL)
-    rope_layers, nope = marks(tab.layer_view)
+    rope_layers, nope = marks(tab.figures.layer_view)
     assert nope == list(range(3, 48, 4)) and len(rope_layers) == 36
 
 

@@ -48,7 +48,7 @@ TOP_LEVEL = (
 # partial_rotary_factor (dynamic NTK takes max_position_embeddings as L0, as transformers does;
 # M-RoPE's sections leave a text token's frequencies those of plain RoPE).
 METHOD_KEYS = {
-    "default": {"mrope_section", "mrope_interleaved"},
+    "default": set(),
     "linear": {"factor"},
     "ntk": {"factor", "alpha"},  # Hunyuan's alpha: static NTK (its factor is then unused)
     "dynamic": {"factor"},
@@ -74,7 +74,15 @@ METHOD_KEYS = {
     },
     "proportional": {"factor"},
 }
-COMMON_KEYS = {"rope_type", "type", "rope_theta", "partial_rotary_factor"}
+# M-RoPE's sections apply whatever the type (Qwen3-VL with YaRN for long context).
+COMMON_KEYS = {
+    "rope_type",
+    "type",
+    "rope_theta",
+    "partial_rotary_factor",
+    "mrope_section",
+    "mrope_interleaved",
+}
 SCALING = tuple(sorted(COMMON_KEYS.union(*METHOD_KEYS.values())))  # every RoPE parameter read
 KEYS = frozenset(TOP_LEVEL)
 NO_ROPE = "no_rope"  # the layer type of layers without RoPE

@@ -53,10 +53,13 @@ def _whole(name: str, value: object, low: int, high: int) -> int:
 
 def section_axes(section: Sequence[int]) -> torch.Tensor:
     """Qwen2-VL's pair-to-axis map: ``section[k]`` consecutive pairs on axis ``k % 3``
-    (``[16, 24, 24]``: pairs 0–15 temporal, 16–39 height, 40–63 width). int64 ``[Σ section]``."""
-    sizes = [_whole(f"mrope_section[{k}]", s, 1, MAX_DIM) for k, s in enumerate(section)]
+    (``[16, 24, 24]``: pairs 0–15 temporal, 16–39 height, 40–63 width; an axis may have none).
+    int64 ``[Σ section]``."""
+    sizes = [_whole(f"mrope_section[{k}]", s, 0, MAX_DIM) for k, s in enumerate(section)]
     if len(sizes) != 3:
         raise ValueError(f"mrope_section must have 3 entries (t, h, w), got {len(sizes)}")
+    if not sum(sizes):
+        raise ValueError("mrope_section must give at least one pair an axis, got 0, 0, 0")
     return torch.cat([torch.full((s,), k % 3, dtype=torch.int64) for k, s in enumerate(sizes)])
 
 
@@ -104,7 +107,12 @@ def position_ids(segments: Sequence[Text | Grid]) -> torch.Tensor:
             height = _whole(f"{where}.height", segment.height, 1, MAX_TOKENS)
             width = _whole(f"{where}.width", segment.width, 1, MAX_TOKENS)
             check_elements(f"{where} (frames × height × width)", frames * height * width)
-            t = (torch.arange(frames) * float(segment.time_interval)).long()
+            step = segment.time_interval
+            if not isinstance(step, int | float) or not 0 <= step <= MAX_TOKENS:
+                raise ValueError(
+                    f"{where}.time_interval must be a number in [0, {MAX_TOKENS:,}], got {step!r}"
+                )
+            t = (torch.arange(frames) * float(step)).long()
             grid = torch.meshgrid(t, torch.arange(height), torch.arange(width), indexing="ij")
             parts.append(torch.stack(grid).reshape(3, -1) + current)
             current += max(height, width)

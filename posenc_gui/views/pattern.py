@@ -25,8 +25,11 @@ class Row:
 class PatternView(CurvesView):
     """Rows of marks, row 0 on top, no taller than its rows need (the other views get the rest)."""
 
-    def __init__(self, title: str, x_label: str, *, parent: pg.QtWidgets.QWidget | None = None):
-        super().__init__(title, x_label, "", parent=parent)
+    def __init__(
+        self, title: str, x_label: str, *, parent: pg.QtWidgets.QWidget | None = None
+    ) -> None:
+        # the left axis names the rows: no legend; the curves keep the names for export
+        super().__init__(title, x_label, "", legend_at=None, parent=parent)
         self.plot.setMouseEnabled(y=False)  # rows are categories
         self.plot.invertY(True)
 
@@ -42,7 +45,7 @@ class PatternView(CurvesView):
         self.set_curves(
             [
                 Curve(
-                    "",
+                    row.label,
                     np.asarray(row.positions, dtype=float),
                     np.full(len(row.positions), float(index)),
                     scatter=True,

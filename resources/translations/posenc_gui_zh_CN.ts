@@ -716,22 +716,6 @@
       <translation>中等</translation>
     </message>
     <message>
-      <source>Pair i turns by the position on its own axis aᵢ: angle = p[aᵢ]·θᵢ. A text token has one id on every axis (plain RoPE); an image's patches carry their (t, h, w) place in the grid, after the text before them, and the text after it goes on from the largest id + 1.</source>
-      <translation>通道对 i 按它自己的轴 aᵢ 上的位置旋转：角度 = p[aᵢ]·θᵢ。文本词元在每个轴上编号相同（即原始 RoPE）；图像的图块带着它在网格中的 (t, h, w) 位置，接在前面的文本之后，其后的文本从最大编号 + 1 继续。</translation>
-    </message>
-    <message>
-      <source>M-RoPE sections (Qwen2-VL, Qwen2.5-VL)</source>
-      <translation>M-RoPE 分段（Qwen2-VL、Qwen2.5-VL）</translation>
-    </message>
-    <message>
-      <source>M-RoPE interleaved (Qwen3-VL)</source>
-      <translation>M-RoPE 交错（Qwen3-VL）</translation>
-    </message>
-    <message>
-      <source>2-D axial (Pixtral's vision encoder)</source>
-      <translation>二维轴向（Pixtral 的视觉编码器）</translation>
-    </message>
-    <message>
       <source>t (time)</source>
       <translation>t（时间）</translation>
     </message>
@@ -750,22 +734,6 @@
     <message>
       <source>column</source>
       <translation>列</translation>
-    </message>
-    <message>
-      <source>Multimodal RoPE</source>
-      <translation>多模态 RoPE</translation>
-    </message>
-    <message>
-      <source>q = k = all ones</source>
-      <translation>q = k = 全 1</translation>
-    </message>
-    <message>
-      <source>random q = k (seeded): mean</source>
-      <translation>随机 q = k（固定种子）：均值</translation>
-    </message>
-    <message>
-      <source>pairs per axis: t, h, w</source>
-      <translation>各轴的通道对数：t、h、w</translation>
     </message>
     <message>
       <source>(a) The axis each pair turns by</source>
@@ -824,18 +792,6 @@
       <translation>Δ 列</translation>
     </message>
     <message>
-      <source>Pairs &amp;&amp; layers</source>
-      <translation>通道对与层</translation>
-    </message>
-    <message>
-      <source>Sequence ids</source>
-      <translation>序列编号</translation>
-    </message>
-    <message>
-      <source>Patch scores</source>
-      <translation>图块得分</translation>
-    </message>
-    <message>
       <source>video tokens</source>
       <translation>视频词元</translation>
     </message>
@@ -854,54 +810,6 @@
     <message>
       <source>(c) Layers: choose a preset or import a config.json</source>
       <translation>(c) 各层：请选择预设或导入 config.json</translation>
-    </message>
-    <message>
-      <source>scheme</source>
-      <translation>方案</translation>
-    </message>
-    <message>
-      <source>mrope_section</source>
-      <translation>mrope 分段</translation>
-    </message>
-    <message>
-      <source>text before</source>
-      <translation>前置文本</translation>
-    </message>
-    <message>
-      <source>video frames</source>
-      <translation>视频帧数</translation>
-    </message>
-    <message>
-      <source>image height (patches)</source>
-      <translation>图像高度（图块）</translation>
-    </message>
-    <message>
-      <source>image width (patches)</source>
-      <translation>图像宽度（图块）</translation>
-    </message>
-    <message>
-      <source>temporal id step</source>
-      <translation>时间编号步长</translation>
-    </message>
-    <message>
-      <source>text after</source>
-      <translation>后置文本</translation>
-    </message>
-    <message>
-      <source>query patch row</source>
-      <translation>查询图块行</translation>
-    </message>
-    <message>
-      <source>query patch column</source>
-      <translation>查询图块列</translation>
-    </message>
-    <message>
-      <source>q and k</source>
-      <translation>q 与 k</translation>
-    </message>
-    <message>
-      <source>seed (random q)</source>
-      <translation>随机种子（随机 q）</translation>
     </message>
     <message>
       <source>(f) Patch ({0}, {1}) · {2}</source>
@@ -934,6 +842,110 @@
     <message>
       <source>random q = k: mean ± std</source>
       <translation>随机 q = k：均值 ± 标准差</translation>
+    </message>
+    <message>
+      <source>Pair i turns by the position on its own axis aᵢ: angle = p[aᵢ]·θᵢ. A text token has one id on every axis (plain RoPE); an image's patches carry their (t, h, w) place in the grid from the id after the text before them, and the text after it resumes at that id + max(height, width), as transformers' get_rope_index numbers them.</source>
+      <translation>通道对 i 按它自己的轴 aᵢ 上的位置旋转：角度 = p[aᵢ]·θᵢ。文本词元在每个轴上编号相同（即原始 RoPE）；图像的图块从前面文本之后的编号起，带着它在网格中的 (t, h, w) 位置；其后的文本从该编号 + max(高, 宽) 继续，与 transformers 的 get_rope_index 一致。</translation>
+    </message>
+    <message>
+      <source>Pair i turns by the patch's row or its column: angle = p[aᵢ]·θᵢ, the even-indexed frequencies on rows, the odd-indexed on columns (Pixtral). The score of two patches depends on their offset (Δrow, Δcolumn) only.</source>
+      <translation>通道对 i 按图块的行或列旋转：角度 = p[aᵢ]·θᵢ，偶数序号的频率用于行，奇数序号的用于列（Pixtral）。两个图块的得分只取决于它们的偏移 (Δ行, Δ列)。</translation>
+    </message>
+    <message>
+      <source>M-RoPE sections (Qwen2-VL, Qwen2.5-VL)</source>
+      <translation>M-RoPE 分段（Qwen2-VL、Qwen2.5-VL）</translation>
+    </message>
+    <message>
+      <source>M-RoPE interleaved (Qwen3-VL)</source>
+      <translation>M-RoPE 交错（Qwen3-VL）</translation>
+    </message>
+    <message>
+      <source>2-D axial (Pixtral's vision encoder)</source>
+      <translation>二维轴向（Pixtral 的视觉编码器）</translation>
+    </message>
+    <message>
+      <source>Multimodal RoPE</source>
+      <translation>多模态 RoPE</translation>
+    </message>
+    <message>
+      <source>q = k = all ones</source>
+      <translation>q = k = 全 1</translation>
+    </message>
+    <message>
+      <source>random q = k (seeded): mean</source>
+      <translation>随机 q = k（固定种子）：均值</translation>
+    </message>
+    <message>
+      <source>pairs per axis: t, h, w</source>
+      <translation>各轴的通道对数：t、h、w</translation>
+    </message>
+    <message>
+      <source>Pairs &amp;&amp; layers</source>
+      <translation>通道对与层</translation>
+    </message>
+    <message>
+      <source>Sequence ids</source>
+      <translation>序列编号</translation>
+    </message>
+    <message>
+      <source>Patch scores</source>
+      <translation>图块得分</translation>
+    </message>
+    <message>
+      <source>mrope_section {0} adds up to {1} pairs, head_dim {2} has {3}: drawn with {4}</source>
+      <translation>mrope_section {0} 共 {1} 对，head_dim {2} 有 {3} 对：按 {4} 绘制</translation>
+    </message>
+    <message>
+      <source>scheme</source>
+      <translation>方案</translation>
+    </message>
+    <message>
+      <source>mrope_section</source>
+      <translation>mrope 分段</translation>
+    </message>
+    <message>
+      <source>text before</source>
+      <translation>前置文本</translation>
+    </message>
+    <message>
+      <source>video frames</source>
+      <translation>视频帧数</translation>
+    </message>
+    <message>
+      <source>image height (patches)</source>
+      <translation>图像高度（图块）</translation>
+    </message>
+    <message>
+      <source>image width (patches)</source>
+      <translation>图像宽度（图块）</translation>
+    </message>
+    <message>
+      <source>temporal id step</source>
+      <translation>时间编号步长</translation>
+    </message>
+    <message>
+      <source>timestamp tokens per frame</source>
+      <translation>每帧的时间戳词元数</translation>
+    </message>
+    <message>
+      <source>text after</source>
+      <translation>后置文本</translation>
+    </message>
+    <message>
+      <source>query patch row</source>
+      <translation>查询图块行</translation>
+    </message>
+    <message>
+      <source>query patch column</source>
+      <translation>查询图块列</translation>
+    </message>
+    <message>
+      <source>q and k</source>
+      <translation>q 与 k</translation>
+    </message>
+    <message>
+      <source>seed (random q)</source>
+      <translation>随机种子（随机 q）</translation>
     </message>
     <message>
       <source>ALiBi, heads 1 … {n} (steepest first)</source>

@@ -4,7 +4,7 @@ of one image."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
@@ -36,12 +36,14 @@ class MultimodalParams:
     frames: int  # 1: an image; more: a video (M-RoPE only)
     height: int  # the image's (merged) patches per column and per row
     width: int
-    time_interval: float  # temporal id step between frames
+    time_interval: float  # sections: temporal id step between frames
     text_after: int
     query: tuple[int, int]  # the patch (row, column) scored against the others
     random: bool = False  # the heatmap's q = k: all ones, or a seeded random sample (mean)
     seed: int = 0
-    ids_x: Window | None = None  # the tokens the id views show
+    timestamp_tokens: int = 0  # interleaved (Qwen3-VL): text tokens before each video frame
+    strip_x: Window | None = None  # the tokens the id strip shows, and the id curves
+    curves_x: Window | None = None
     layers: tuple[LayerRope, ...] = ()  # the imported model's layer types
 
     def __post_init__(self) -> None:
@@ -57,6 +59,14 @@ class MultimodalParams:
                 f"{' + '.join(map(str, self.section))} = {sum(self.section)}"
             )
 
+    @property
+    def query_patch(self) -> tuple[int, int]:
+        """The query patch, inside the grid (the controls follow the grid's size)."""
+        return min(self.query[0], self.height - 1), min(self.query[1], self.width - 1)
+
+    def with_windows(self, strip: Window, curves: Window) -> MultimodalParams:
+        return replace(self, strip_x=strip, curves_x=curves)
+
 
 @dataclass(frozen=True)
 class MultimodalFrame:
@@ -66,8 +76,10 @@ class MultimodalFrame:
     frequencies: np.ndarray  # [P] θ_i
     tokens: int  # sequence length N
     image_tokens: tuple[int, int]  # the image's or video's tokens: first, end
-    id_edges: np.ndarray  # [B + 1] token runs of the id views
-    ids: np.ndarray  # [A, B] mean position id per axis over each run
+    strip_edges: np.ndarray  # [B + 1] token runs of the id strip
+    strip_ids: np.ndarray  # [A, B] mean position id per axis over each run
+    curve_edges: np.ndarray  # [C + 1] token runs of the id curves
+    curve_ids: np.ndarray  # [A, C]
     scores: np.ndarray  # [H, W] query patch against every patch (q = k = 1 or random mean)
     profile_offsets: np.ndarray  # [W] Δcolumn along the query's row
     profile_ones: np.ndarray  # [W] q = k = 1
@@ -85,14 +97,40 @@ def pair_axes(p: MultimodalParams) -> tuple[torch.Tensor, torch.Tensor]:
     return inv_freq, multimodal.section_axes(p.section)
 
 
+def fit_section(section: tuple[int, ...], pairs: int) -> tuple[int, ...]:
+    """``section`` scaled to add up to ``pairs`` in the same proportions (largest remainders)."""
+    total = sum(section)
+    if not total:
+        return section
+    shares = [pairs * s / total for s in section]
+    fitted = [int(share) for share in shares]
+    by_remainder = sorted(range(len(section)), key=lambda k: fitted[k] - shares[k])
+    for k in by_remainder[: pairs - sum(fitted)]:
+        fitted[k] += 1
+    return tuple(fitted)
+
+
 def sequence(p: MultimodalParams) -> list[Text | Grid]:
-    """The segments of the built sequence (2-D axial RoPE: the image's patches alone)."""
+    """The segments of the built sequence: text, the image or video, text. Qwen3-VL numbers a
+    video as one grid per frame, each after its timestamp's text tokens; 2-D axial RoPE sees
+    the image's patches alone."""
     if p.scheme == "axial":
         return [Grid(1, p.height, p.width)]
-    image = Grid(p.frames, p.height, p.width, p.time_interval)
+    video: list[Text | Grid] = [Grid(p.frames, p.height, p.width, p.time_interval)]
+    if p.scheme == "interleaved" and p.frames > 1:
+        frame = Grid(1, p.height, p.width)
+        stamp: list[Text | Grid] = [Text(p.timestamp_tokens)] if p.timestamp_tokens else []
+        video = [part for _ in range(p.frames) for part in (*stamp, frame)]
     before = [Text(p.text_before)] if p.text_before else []
     after = [Text(p.text_after)] if p.text_after else []
-    return [*before, image, *after]
+    return [*before, *video, *after]
+
+
+def token_count(p: MultimodalParams) -> int:
+    """N, the tokens of the built sequence."""
+    return sum(
+        s.length if isinstance(s, Text) else s.frames * s.height * s.width for s in sequence(p)
+    )
 
 
 def sequence_ids(p: MultimodalParams) -> torch.Tensor:
@@ -108,15 +146,17 @@ def compute_multimodal(p: MultimodalParams, device: torch.device) -> MultimodalF
     frequencies, axes = pair_axes(p)
     ids = sequence_ids(p)
     tokens = ids.shape[1]
-    window = full(p.ids_x, 0, tokens)
-    starts, counts = binning.runs(window)
-    id_means = binning.run_means(ids.T, starts, counts).T  # [A, B]
-    first = p.text_before if p.scheme != "axial" else 0
-    image_end = first + p.frames * p.height * p.width if p.scheme != "axial" else tokens
+    strip, curves = (full(window, 0, tokens) for window in (p.strip_x, p.curves_x))
+
+    def means(window: Window) -> np.ndarray:  # [A, B] mean id per axis over each run
+        return binning.run_means(ids.T, *binning.runs(window)).T.numpy()
+
+    mrope = p.scheme != "axial"
+    first, end = (p.text_before, tokens - p.text_after) if mrope else (0, tokens)
 
     ones = torch.ones(p.head_dim, dtype=torch.float64)
     sample = QueryKey(p.head_dim, "random", p.seed).vectors(rope.RANDOM_SAMPLES)[0]
-    row, col = min(p.query[0], p.height - 1), min(p.query[1], p.width - 1)
+    row, col = p.query_patch
     scores_ones, scores_random = (  # [H, W], [S, H, W]: each q against itself (k = q)
         multimodal.patch_scores(
             q, q, p.height, p.width, (row, col), frequencies, axes, spatial=spatial
@@ -129,9 +169,11 @@ def compute_multimodal(p: MultimodalParams, device: torch.device) -> MultimodalF
         axes=axes.numpy(),
         frequencies=frequencies.numpy(),
         tokens=tokens,
-        image_tokens=(first, image_end),
-        id_edges=binning.edges(window).numpy(),
-        ids=id_means.numpy(),
+        image_tokens=(first, end),
+        strip_edges=binning.edges(strip).numpy(),
+        strip_ids=means(strip),
+        curve_edges=binning.edges(curves).numpy(),
+        curve_ids=means(curves),
         scores=to_numpy(scores_random.mean(0) if p.random else scores_ones),
         profile_offsets=np.arange(p.width) - col,
         profile_ones=scores_ones[row].numpy(),

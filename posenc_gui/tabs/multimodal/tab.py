@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLabel, QLineEdit, QSpinBox, QWidget
 
 from posenc_gui.controls import IntControl
 from posenc_gui.encodings import multimodal
-from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.i18n import N_, tr
 from posenc_gui.imported_model import ImportedModel
 from posenc_gui.presets import ROPE_KINDS, Preset
@@ -21,40 +19,28 @@ from posenc_gui.tabs.multimodal.compute import (
     MultimodalFrame,
     MultimodalParams,
     compute_multimodal,
+    fit_section,
+    token_count,
 )
-from posenc_gui.views import Band, Curve, CurvesView, HeatmapView, Span
-from posenc_gui.views.pattern import PatternView, Row
-from posenc_gui.views.style import DIVERGING, SEQUENTIAL, coloured, current_look, set_title
+from posenc_gui.tabs.multimodal.figures import MultimodalFigures
 
 SCHEME_LABELS = {
     "sections": N_("M-RoPE sections (Qwen2-VL, Qwen2.5-VL)"),
     "interleaved": N_("M-RoPE interleaved (Qwen3-VL)"),
     "axial": N_("2-D axial (Pixtral's vision encoder)"),
 }
-AXIS_LABELS = {
-    "t": N_("t (time)"),
-    "h": N_("h (height)"),
-    "w": N_("w (width)"),
-    "row": N_("row"),
-    "col": N_("column"),
-}
 GRID_SIDE = 128  # patches per side of the image (Pixtral: 1024 px / 16 px = 64)
-NOTE = N_(
+MROPE_NOTE = N_(
     "Pair i turns by the position on its own axis aᵢ: angle = p[aᵢ]·θᵢ. A text token has one id "
-    "on every axis (plain RoPE); an image's patches carry their (t, h, w) place in the grid, "
-    "after the text before them, and the text after it goes on from the largest id + 1."
+    "on every axis (plain RoPE); an image's patches carry their (t, h, w) place in the grid from "
+    "the id after the text before them, and the text after it resumes at that id + "
+    "max(height, width), as transformers' get_rope_index numbers them."
 )
-
-
-def layer_label(layer: LayerRope, window: int | None) -> str:
-    """``sliding_attention · θ 10,000 · window 1,024`` — a layer type's scheme."""
-    s = layer.scaling
-    if s is None:
-        return f"{layer.layer_type} · {tr('no RoPE')}"
-    scaled = "" if s.method == "default" else f" · {s.method} ×{s.factor:g}"
-    sliding = "sliding" in layer.layer_type and window is not None
-    windowed = f" · {tr('window')} {window:,}" if sliding else ""
-    return f"{layer.layer_type} · θ {s.base:,.6g}{scaled}{windowed}"
+AXIAL_NOTE = N_(
+    "Pair i turns by the patch's row or its column: angle = p[aᵢ]·θᵢ, the even-indexed "
+    "frequencies on rows, the odd-indexed on columns (Pixtral). The score of two patches depends "
+    "on their offset (Δrow, Δcolumn) only."
+)
 
 
 class MultimodalTab(Tab):
@@ -88,6 +74,7 @@ class MultimodalTab(Tab):
             objectName="time_interval", minimum=0.0, maximum=100.0, decimals=3, value=1.0
         )
         self.time_interval.setKeyboardTracking(False)
+        self.timestamp_tokens = IntControl("timestamp_tokens", 0, 64, 2)
         self.text_after = IntControl("text_after", 0, 4096, 3)
         self.query_row = IntControl("query_row", 0, self.image_height.value() - 1, 3)
         self.query_column = IntControl("query_column", 0, self.image_width.value() - 1, 5)
@@ -107,7 +94,14 @@ class MultimodalTab(Tab):
                 (N_("image width (patches)"), self.image_width),
             ]
         )
-        self.add_controls([(N_("temporal id step"), self.time_interval)], applies=mrope)
+        scheme = self.scheme.currentData
+        self.add_controls(
+            [(N_("temporal id step"), self.time_interval)], applies=lambda: scheme() == "sections"
+        )
+        self.add_controls(
+            [(N_("timestamp tokens per frame"), self.timestamp_tokens)],
+            applies=lambda: scheme() == "interleaved",
+        )
         self.add_controls([(N_("text after"), self.text_after)], applies=mrope)
         self.add_controls(
             [
@@ -118,66 +112,40 @@ class MultimodalTab(Tab):
             ],
             applies=lambda: self.current_page() == "scores",
         )
-        for widget in (self.message, QLabel(tr(NOTE), wordWrap=True)):
-            self.controls.addRow(widget)
+        self.controls.addRow(self.message)
+        self.add_controls([("", QLabel(tr(MROPE_NOTE), wordWrap=True))], applies=mrope)
+        self.add_controls(
+            [("", QLabel(tr(AXIAL_NOTE), wordWrap=True))], applies=lambda: not mrope()
+        )
 
-        self.axis_view = PatternView(tr("(a) The axis each pair turns by"), tr("pair i"))
-        self.frequency_view = CurvesView(
-            tr("(b) Frequency θᵢ of each pair"), tr("pair i"), tr("θᵢ (rad per position)")
-        )
-        self.frequency_view.set_log(y=True)
-        self.layer_view = PatternView(tr("(c) Layers"), tr("layer"))
-        self.id_strip = HeatmapView(
-            tr("(d) Position ids per token"),
-            tr("token"),
-            tr("axis"),
-            tr("position id"),
-            colormap_role=SEQUENTIAL,
-        )
-        self.id_curves = CurvesView(
-            tr("(e) Position id of each token, per axis"),
-            tr("token"),
-            tr("position id"),
-            legend_at=None,  # no corner stays empty: the title names the axes
-        )
-        self.id_strip.setMaximumHeight(int(300 * current_look().scale))
-        self.score_view = HeatmapView(
-            tr("(f) Score of the query patch against every patch"),
-            tr("patch column"),
-            tr("patch row"),
-            tr("score"),
-            colormap_role=SEQUENTIAL,
-        )
-        self.profile_view = CurvesView(
-            tr("(g) Along the query's row"), tr("Δ column"), tr("score"), legend_at=None
-        )
+        self.figures = figures = MultimodalFigures(self.imported)
         self.add_page(
             "pairs",
             tr("Pairs && layers"),
             {
-                "axis_map": self.axis_view,
-                "pair_frequency": self.frequency_view,
-                "layer_strip": self.layer_view,
+                "axis_map": figures.axis_view,
+                "pair_frequency": figures.frequency_view,
+                "layer_strip": figures.layer_view,
             },
             columns=1,
         )
         self.add_page(
             "sequence",
             tr("Sequence ids"),
-            {"id_strip": self.id_strip, "id_curves": self.id_curves},
+            {"id_strip": figures.id_strip, "id_curves": figures.id_curves},
             columns=1,
         )
         self.add_page(
             "scores",
             tr("Patch scores"),
-            {"patch_scores": self.score_view, "patch_profile": self.profile_view},
+            {"patch_scores": figures.score_view, "patch_profile": figures.profile_view},
             columns=1,  # titles and the grid get the page's width
         )
         self.image_height.valueChanged.connect(lambda n: self.query_row.setRange(0, n - 1))
         self.image_width.valueChanged.connect(lambda n: self.query_column.setRange(0, n - 1))
         for signal in (
-            self.id_strip.viewport.changed,
-            self.id_curves.viewport.changed,
+            figures.id_strip.viewport.changed,
+            figures.id_curves.viewport.changed,
             self.scheme.currentIndexChanged,
             self.section.editingFinished,
             self.text_before.valueChanged,
@@ -185,6 +153,7 @@ class MultimodalTab(Tab):
             self.image_height.valueChanged,
             self.image_width.valueChanged,
             self.time_interval.valueChanged,
+            self.timestamp_tokens.valueChanged,
             self.text_after.valueChanged,
             self.query_row.valueChanged,
             self.query_column.valueChanged,
@@ -237,37 +206,54 @@ class MultimodalTab(Tab):
         self.imported.set_state(state.get("model"))  # absent or null: no imported model
         super().set_state(state)
 
-    def _section(self) -> tuple[int, ...]:
-        section = tuple(parse_indices("mrope_section", self.section.text()))
-        multimodal.section_axes(section)  # validates it, naming the entry
-        return section
+    def _section(self) -> tuple[tuple[int, ...], str]:
+        """The section to draw with, and what the tab says of it: one typed for another
+        head_dim is scaled to this one's pairs in the same proportions, and says so."""
+        typed = tuple(parse_indices("mrope_section", self.section.text()))
+        multimodal.section_axes(typed)  # validates it, naming the entry
+        pairs = self.parameters.head_dim.value() // 2
+        if sum(typed) == pairs:
+            return typed, ""
+        fitted = fit_section(typed, pairs)
+        note = tr(
+            "mrope_section {0} adds up to {1} pairs, head_dim {2} has {3}: drawn with {4}"
+        ).format(
+            ", ".join(map(str, typed)), sum(typed), 2 * pairs, pairs, ", ".join(map(str, fitted))
+        )
+        return fitted, note
+
+    def input_notes(self) -> list[str]:
+        if not self._mrope():
+            return []
+        try:
+            return [self._section()[1]]
+        except ValueError:
+            return []  # request() says what is wrong
 
     def request(self) -> MultimodalParams:
         scheme = self.scheme.currentData()
-        height, width = self.image_height.value(), self.image_width.value()
-        image = height * width
         mrope = scheme != "axial"
-        tokens = (
-            self.text_before.value() + self.frames.value() * image + self.text_after.value()
-            if mrope
-            else image
-        )
-        return MultimodalParams(
+        params = MultimodalParams(
             scheme=scheme,
             head_dim=self.parameters.head_dim.value(),
             theta=self.parameters.theta.value(),
-            section=self._section() if mrope else (),
+            section=self._section()[0] if mrope else (),
             text_before=self.text_before.value(),
             frames=self.frames.value(),
-            height=height,
-            width=width,
+            height=self.image_height.value(),
+            width=self.image_width.value(),
             time_interval=self.time_interval.value(),
             text_after=self.text_after.value(),
             query=(self.query_row.value(), self.query_column.value()),
             random=self.query.currentData(),
             seed=self.seed.value(),
-            ids_x=self.id_strip.windows(tokens, 3 if mrope else 2)[0],
+            timestamp_tokens=self.timestamp_tokens.value(),
             layers=() if self.imported.model is None else self.imported.model.layer_types,
+        )
+        tokens, figures = token_count(params), self.figures
+        return params.with_windows(
+            figures.id_strip.windows(tokens, 3 if mrope else 2)[0],
+            figures.id_curves.x_window(0, tokens),
         )
 
     def caption_parameters(self) -> str:
@@ -277,114 +263,4 @@ class MultimodalTab(Tab):
         return f"{scheme}{section}, head_dim {p.head_dim.value()}, θ {p.theta.value():g}"
 
     def draw(self, frame: MultimodalFrame) -> None:
-        self._draw_pairs(frame)
-        self._draw_ids(frame)
-        self._draw_scores(frame)
-
-    def _draw_pairs(self, frame: MultimodalFrame) -> None:
-        names = [tr(AXIS_LABELS[name]) for name in frame.axis_names]
-        pairs = np.arange(len(frame.axes))
-        self.axis_view.set_rows(
-            [
-                Row(name, pairs[frame.axes == axis].tolist(), axis + 1)
-                for axis, name in enumerate(names)
-            ],
-            x_extent=(-0.5, len(pairs) - 0.5),
-        )
-        self.frequency_view.set_curves(
-            [
-                Curve(name, pairs[frame.axes == axis], frequency, scatter=True, color=axis + 1)
-                for axis, name in enumerate(names)
-                if (frequency := frame.frequencies[frame.axes == axis]).size
-            ]
-        )
-        layers = frame.params.layers
-        if not layers:
-            every = f"{tr('every layer')} · θ {frame.params.theta:g}"
-            self.layer_view.set_rows([Row(every, [], 1)], x_labels=[])
-            set_title(
-                self.layer_view.plot, tr("(c) Layers: choose a preset or import a config.json")
-            )
-            return
-        window = self.imported.sliding_window
-        rows = [
-            Row(layer_label(layer, window), layer.layers, 0 if layer.scaling is None else i + 1)
-            for i, layer in enumerate(layers)
-        ]
-        count = max((max(layer.layers) + 1 for layer in layers if layer.layers), default=0)
-        self.layer_view.set_rows(rows, x_extent=(-0.5, max(count, 1) - 0.5))
-        set_title(
-            self.layer_view.plot,
-            tr("(c) {0} layers · {1}").format(count, self.imported.source)
-            if count
-            else tr("(c) Every layer alike · {0}").format(self.imported.source),
-        )
-
-    def _draw_ids(self, frame: MultimodalFrame) -> None:
-        names = [tr(AXIS_LABELS[name]) for name in frame.axis_names]
-        edges = frame.id_edges
-        self.id_strip.set_data(
-            frame.ids,
-            x_edges=edges,
-            row_labels=names,
-            levels=(0.0, max(float(frame.ids.max()), 1.0)),
-            extent=(frame.tokens, len(names)),
-        )
-        centres = (edges[:-1] + edges[1:] - 1) / 2
-        first, end = frame.image_tokens
-        kind = tr("video tokens") if frame.params.frames > 1 else tr("image tokens")
-        # the span in a colour of its own: not one of the axes' 1–3
-        spans = [Span(first - 0.5, end - 0.5, kind, 4)] if frame.params.scheme != "axial" else []
-        self.id_curves.set_curves(
-            [
-                Curve(name, centres, frame.ids[axis], dashed=axis > 0, color=axis + 1)
-                for axis, name in enumerate(names)
-            ],
-            spans=spans,
-            x_extent=(0, frame.tokens),
-        )
-        shaded = coloured(kind, 4) if spans else ""
-        axes = ", ".join(coloured(name, axis + 1) for axis, name in enumerate(frame.axis_names))
-        set_title(
-            self.id_curves.plot,
-            tr("(e) Ids: {0}").format(axes) + (f" · {shaded}" if shaded else ""),
-        )
-
-    def _draw_scores(self, frame: MultimodalFrame) -> None:
-        p = frame.params
-        row, col = min(p.query[0], p.height - 1), min(p.query[1], p.width - 1)
-        scores = frame.scores
-        low, high = float(scores.min()), float(scores.max())
-        signed = low < 0 < high
-        self.score_view.set_colormap(DIVERGING if signed else SEQUENTIAL)
-        peak = max(abs(low), abs(high))
-        self.score_view.set_data(
-            scores, levels=(-peak, peak) if signed else (low, max(high, low + 1e-12))
-        )
-        which = tr("random q = k, mean") if p.random else "q = k = 1"
-        set_title(
-            self.score_view.plot,
-            tr("(f) Patch ({0}, {1}) · {2}").format(row, col, which),
-        )
-        x = frame.profile_offsets.astype(float)
-        self.profile_view.set_curves(
-            [
-                Curve("q = k = 1", x, frame.profile_ones, color=1),
-                Curve(tr("random q = k: mean"), x, frame.profile_mean, dashed=True, color=6),
-            ],
-            bands=[
-                Band(
-                    tr("random q = k: mean ± std"),
-                    x,
-                    frame.profile_mean - frame.profile_std,
-                    frame.profile_mean + frame.profile_std,
-                    color=6,
-                )
-            ],
-        )
-        set_title(
-            self.profile_view.plot,
-            tr("(g) Row {0}: {1}, {2}").format(
-                row, coloured("q = k = 1", 1), coloured(tr("random: mean ± std"), 6)
-            ),
-        )
+        self.figures.draw(frame)
