@@ -253,3 +253,20 @@ def test_a_vision_preset_whose_grid_does_not_fit_is_refused_and_nothing_changes(
     after = window.session()
     assert after["tabs"][CHANNEL] == before["tabs"][CHANNEL]
     assert after["parameters"] == before["parameters"]
+
+
+def test_grid_ticks_label_cell_centres_and_thin_out_when_the_view_narrows(
+    window, drive, tab, qtbot
+):
+    tab.show_page("scores")
+    set_controls(window, drive, tab, image_height=40, image_width=40)
+    axis = tab.figures.score_view.plot.getAxis("bottom")
+
+    def labels() -> list:
+        return axis._tickLevels[0] if axis._tickLevels else []
+
+    wide = len(labels())
+    assert wide > 2 and all(position % 1 == 0.5 for position, _ in labels())  # cell centres
+    window.resize(700, window.height())
+    qtbot.waitUntil(lambda: 0 < len(labels()) < wide)  # on resize, no new frame needed
+    assert all(position % 1 == 0.5 for position, _ in labels())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
@@ -66,6 +66,10 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         layout.removeItem(self.plot.titleLabel)
         layout.addItem(self.plot.titleLabel, 0, 1, 1, layout.columnCount() - 1)
         self.x_edges = self.y_edges = np.arange(2)  # data coordinates of the drawn cells
+        self._row_labels: list[str] | None = None
+        self._levels: tuple[float, float] | None = None
+        self._ticks: tuple[list | None, list | None] | None = None
+        self.plot.vb.sigResized.connect(self._set_ticks)
         self.viewport = Viewport(self.plot.vb, points=False)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
 
@@ -107,19 +111,33 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self.mask.setVisible(bool(masked.any()))
         if masked.any():
             self.mask.setImage(np.where(masked[..., None], MASK_RGBA, 0).astype(np.uint8))
-        self.colorbar.setLevels(levels)
+        if levels != self._levels:  # set only when they change: each set re-lays the bar out
+            self._levels = levels
+            self.colorbar.setLevels(levels)
         x0, x1 = float(self.x_edges[0]), float(self.x_edges[-1])
         y0, y1 = float(self.y_edges[0]), float(self.y_edges[-1])
         self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
         self.mask.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
         cols_total, rows_total = extent or (int(x1), int(y1))
         self.viewport.show_extent((0, cols_total), (0, rows_total))
+        self._row_labels = None if row_labels is None else list(row_labels)
+        self._set_ticks()
+
+    def _set_ticks(self) -> None:
+        """Cell-centred ticks, every n-th where the view is too small for all (recomputed on
+        resize); set only when they change."""
         scale = current_look().scale
-        rows_fit = self.plot.vb.height() >= 16 * scale * rows  # a line of text per row
         digits = len(str(int(self.x_edges[-1])))
-        cols_fit = self.plot.vb.width() >= (8 * digits + 8) * scale * cols  # apart, not "123"
-        self.plot.getAxis("left").setTicks(_centre_ticks(self.y_edges, row_labels, rows_fit))
-        self.plot.getAxis("bottom").setTicks(_centre_ticks(self.x_edges, None, cols_fit))
+        left = _centre_ticks(
+            self.y_edges, self._row_labels, _stride(self.plot.vb.height(), 16 * scale)
+        )
+        bottom = _centre_ticks(
+            self.x_edges, None, _stride(self.plot.vb.width(), (8 * digits + 8) * scale)
+        )
+        if (left, bottom) != self._ticks:
+            self._ticks = (left, bottom)
+            self.plot.getAxis("left").setTicks(left)
+            self.plot.getAxis("bottom").setTicks(bottom)
 
     def set_colormap(self, role: str) -> None:
         """Colour with the map playing ``role`` (e.g. CYCLIC for angles)."""
@@ -148,15 +166,32 @@ class HeatmapView(pg.GraphicsLayoutWidget):
             self.hovered.emit(self.describe(point.x(), point.y()))
 
 
-def _centre_ticks(edges: np.ndarray, labels: Sequence[str] | None, fits: bool) -> list | None:
-    """Ticks at cell centres: the given labels, or the index of each of a few unit cells where
-    their labels ``fits`` side by side (else pyqtgraph's automatic ticks)."""
+def _stride(pixels: float, label_px: float) -> Callable[[int], int]:
+    """For ``count`` labels across ``pixels``: label every n-th cell (n 1, 2, 5, 10, 20, …)
+    so that labels stay ``label_px`` apart."""
+
+    def every(count: int) -> int:
+        needed = label_px * count / max(pixels, 1.0)
+        for n in (1, 2, 5, 10, 20, 50, 100, 200, 500):
+            if n >= needed:
+                return n
+        return 1000
+
+    return every
+
+
+def _centre_ticks(
+    edges: np.ndarray, labels: Sequence[str] | None, every: Callable[[int], int]
+) -> list | None:
+    """Ticks at cell centres: the given labels, or the index of each of a few unit cells (None
+    for pyqtgraph's automatic ticks otherwise), every ``every(cells)``-th."""
+    cells = len(edges) - 1
     if labels is None:
-        few_unit_cells = len(edges) <= 33 and np.all(np.diff(edges) == 1)
-        if not (few_unit_cells and fits):
+        if cells > 128 or not np.all(np.diff(edges) == 1):
             return None
         labels = [str(int(edge)) for edge in edges[:-1]]
-    return [[(float(edges[i]) + 0.5, label) for i, label in enumerate(labels)]]
+    step = every(cells)
+    return [[(float(edges[i]) + 0.5, labels[i]) for i in range(0, cells, step)]]
 
 
 def _span(edges: np.ndarray, index: int) -> str:
