@@ -109,6 +109,8 @@ class CurvesView(pg.PlotWidget):
         self.lines: list[pg.InfiniteLine] = []
         self.spans: list[pg.LinearRegionItem] = []
         self._span_specs: tuple[Span, ...] = ()
+        self._band_keys: list[tuple[str, int]] = []
+        self._line_keys: list[tuple[bool, int]] = []
         self._log = (False, False)
         self._legend_shown = legend_at is not None
         self.viewport = Viewport(self.plot.vb, points=True)
@@ -144,25 +146,43 @@ class CurvesView(pg.PlotWidget):
         curves are a window of data over that x range: x keeps the user's zoom (see
         ``x_window``) and only y fits the data.
         """
-        for name, fill in self.bands:
-            self.legend.removeItem(name)
-            self.plot.removeItem(fill)
-        for item in (*self.lines, *self.spans):
-            self.plot.removeItem(item)
-        for label in {span.label for span in self._span_specs}:
-            self.legend.removeItem(label)
-        self._span_specs = tuple(spans)
-        self.spans = [
-            self._span(span, first=span.label not in {s.label for s in spans[:i]})
-            for i, span in enumerate(spans)
-        ]
+        # Items are kept and updated where the same kinds come again (a new frame of the same
+        # view): creating pyqtgraph items costs more than drawing a frame's data.
         names = [curve.name for curve in curves]
-        if names != [item.name() or "" for item in self.curve_items]:
+        rebuild = names != [item.name() or "" for item in self.curve_items]  # clears the legend
+        same_spans = not rebuild and _span_keys(spans) == _span_keys(self._span_specs)
+        same_bands = not rebuild and [(b.name, b.color) for b in bands] == self._band_keys
+        if not same_spans:
+            for item in self.spans:
+                self.plot.removeItem(item)
+            for label in {span.label for span in self._span_specs}:
+                self.legend.removeItem(label)
+        if not same_bands:
+            for name, fill in self.bands:
+                self.legend.removeItem(name)
+                self.plot.removeItem(fill)
+        if rebuild:
             for item in self.curve_items:
                 self.plot.removeItem(item)
             self.legend.clear()
             self.curve_items = [self.plot.plot(name=name or None) for name in names]
-        self.bands = [(band.name, self._band(band)) for band in bands]
+        if same_spans:
+            for region, span in zip(self.spans, spans, strict=True):
+                region.setRegion(self._x_ends(span))
+        else:
+            self.spans = [
+                self._span(span, first=span.label not in {s.label for s in spans[:i]})
+                for i, span in enumerate(spans)
+            ]
+        self._span_specs = tuple(spans)
+        if same_bands:
+            for (_, fill), band in zip(self.bands, bands, strict=True):
+                x, *ys = self._band_data(band)
+                for curve, y in zip(fill.curves, ys, strict=True):
+                    curve.setData(x, y)
+        else:
+            self.bands = [(band.name, self._band(band)) for band in bands]
+        self._band_keys = [(band.name, band.color) for band in bands]
         for index, (item, curve) in enumerate(zip(self.curve_items, curves, strict=True)):
             color = (
                 curve.color
@@ -189,7 +209,15 @@ class CurvesView(pg.PlotWidget):
             mode = "off" if curve.dashed else "on"
             if item.curve.opts["segmentedLineMode"] != mode:
                 item.curve.setSegmentedLineMode(mode)
-        self.lines = [self._line(line) for line in lines]
+        if [(line.vertical, line.color) for line in lines] == self._line_keys:
+            for item, line in zip(self.lines, lines, strict=True):
+                item.setValue(self._line_position(line))
+                item.label.setFormat(line.label)
+        else:
+            for item in self.lines:
+                self.plot.removeItem(item)
+            self.lines = [self._line(line) for line in lines]
+        self._line_keys = [(line.vertical, line.color) for line in lines]
         # an empty legend is an empty box
         self.legend.setVisible(self._legend_shown and bool(self.legend.items))
         for axis, labels in (("bottom", x_labels), ("left", y_labels)):
@@ -200,11 +228,16 @@ class CurvesView(pg.PlotWidget):
             self.viewport.show_extent(x_extent)
             self.plot.enableAutoRange(axis="y")
 
-    def _band(self, band: Band) -> pg.FillBetweenItem:
-        # A fill's curves do not follow the plot's log mode (its data items do): map them here.
+    def _band_data(self, band: Band) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """x, low, high of a band in view coordinates: a fill's curves do not follow the plot's
+        log mode (its data items do), so they are mapped here."""
         x = np.log10(band.x) if self._log[0] else band.x
         low, high = (np.log10(y) if self._log[1] else y for y in (band.low, band.high))
-        low, high = pg.PlotCurveItem(x, low), pg.PlotCurveItem(x, high)
+        return x, low, high
+
+    def _band(self, band: Band) -> pg.FillBetweenItem:
+        x, low_y, high_y = self._band_data(band)
+        low, high = pg.PlotCurveItem(x, low_y), pg.PlotCurveItem(x, high_y)
         colour = pg.mkColor(current_look().colour(band.color))
         colour.setAlpha(60)
         fill = pg.FillBetweenItem(low, high, brush=colour)
@@ -219,9 +252,9 @@ class CurvesView(pg.PlotWidget):
             span.color if isinstance(span.color, str) else current_look().colour(span.color)
         )
         colour.setAlpha(45)
-        on_log_axis = self._log[0]
-        ends = [math.log10(v) if on_log_axis else v for v in (span.start, span.end)]
-        region = pg.LinearRegionItem(values=ends, movable=False, brush=colour, pen=pg.mkPen(None))
+        region = pg.LinearRegionItem(
+            values=self._x_ends(span), movable=False, brush=colour, pen=pg.mkPen(None)
+        )
         region.setZValue(-1)
         self.plot.addItem(region)
         if first:  # one legend entry per label, shown as a proxy (see _band)
@@ -230,11 +263,16 @@ class CurvesView(pg.PlotWidget):
             )
         return region
 
-    def _line(self, line: Line) -> pg.InfiniteLine:
+    def _x_ends(self, span: Span) -> list[float]:
+        return [math.log10(v) if self._log[0] else v for v in (span.start, span.end)]
+
+    def _line_position(self, line: Line) -> float:
         on_log_axis = self._log[0] if line.vertical else self._log[1]
-        position = math.log10(line.value) if on_log_axis else line.value
+        return math.log10(line.value) if on_log_axis else line.value
+
+    def _line(self, line: Line) -> pg.InfiniteLine:
         item = pg.InfiniteLine(
-            pos=position,
+            pos=self._line_position(line),
             angle=90 if line.vertical else 0,
             pen=pen(line.color, dashed=True, width=1.5),
             label=line.label,
@@ -247,3 +285,8 @@ class CurvesView(pg.PlotWidget):
         item.setZValue(1)
         self.plot.addItem(item, ignoreBounds=False)
         return item
+
+
+def _span_keys(spans: Sequence[Span]) -> list[tuple[str, int | str]]:
+    """What a span's item and legend entry show besides its ends."""
+    return [(span.label, span.color) for span in spans]
