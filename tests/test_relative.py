@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 
+import numpy as np
 import pytest
 import torch
 from transformers.models.bloom.modeling_bloom import _get_alibi_slopes
 from transformers.models.t5.modeling_t5 import T5Attention
 
 from posenc_gui.encodings import binning, relative, sinusoidal
+from posenc_gui.tabs.relative.compute import RelativeParams, compute_relative
 
 
 def reference_get_slopes(n: int) -> list[float]:
@@ -163,3 +166,17 @@ def test_distance_block_means_mark_masked_blocks():
 def test_bad_arguments_name_the_parameter(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_a_control_of_one_page_recomputes_only_that_page():
+    cpu = torch.device("cpu")
+    first = compute_relative(RelativeParams(300, 32, 1e4, scheme="t5"), cpu)
+    fewer = compute_relative(replace(first.params, num_buckets=16), cpu)
+    # the other pages' arrays are the very ones computed before; the T5 page's are new
+    assert fewer.relative_table is first.relative_table and fewer.distances is first.distances
+    assert fewer.alibi_matrix is first.alibi_matrix
+    assert fewer.buckets is not first.buckets
+    assert fewer.bucket_by_distance.max() < first.bucket_by_distance.max()
+    warmer = compute_relative(replace(first.params, theta=500.0), cpu)
+    assert warmer.relative_table is not first.relative_table
+    assert not np.allclose(warmer.relative_table.values, first.relative_table.values)

@@ -121,27 +121,82 @@ def _matrix(
     return Matrix(binning.edges(cols).numpy(), binning.edges(rows).numpy(), to_numpy(values))
 
 
+# Each view's arrays are kept by the parameters that view depends on: moving a control of one
+# page (a T5 bucket count, say) recomputes only that page's arrays.
+@functools.lru_cache(maxsize=4)
+def _distance_matrix(
+    seq_len: int, clip: int | None, windows: tuple[Window, Window] | None
+) -> Matrix:
+    """``j − i`` (clipped to ±``clip`` for Shaw) over the view's blocks."""
+    k = torch.arange(-(seq_len - 1), seq_len)
+    return _matrix(k if clip is None else relative.shaw_clip(k, clip), windows, seq_len)
+
+
+@functools.lru_cache(maxsize=4)
+def _relative_table(
+    channels: Window, keys: Window, i: int, d_model: int, theta: float, device: torch.device
+) -> Matrix:
+    """Row j of ``R[i]`` is ``PE(j − i)``: the absolute table's rows shifted by −i."""
+    table = sinusoidal.block_mean_table(
+        *runs_on(shifted(keys, -i), device), *runs_on(channels, device), d_model, theta
+    )
+    return Matrix(binning.edges(channels).numpy(), binning.edges(keys).numpy(), to_numpy(table))
+
+
+@functools.lru_cache(maxsize=4)
+def _t5_views(
+    seq_len: int,
+    bidirectional: bool,
+    num_buckets: int,
+    max_distance: int,
+    windows: tuple[Window, Window] | None,
+    x: Window,
+) -> tuple[Matrix, np.ndarray, np.ndarray]:
+    """The bucket matrix, and the mean bucket over each pixel of distances ``x``."""
+    k = torch.arange(-(seq_len - 1), seq_len)
+    buckets = relative.t5_bucket(
+        k, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
+    )
+    means = binning.run_means(buckets, *binning.runs(shifted(x, seq_len - 1)))
+    return _matrix(buckets, windows, seq_len), binning.centres(x).numpy(), means.numpy()
+
+
+@functools.lru_cache(maxsize=4)
+def _alibi_views(
+    seq_len: int,
+    n_heads: int,
+    head: int,
+    causal: bool,
+    windows: tuple[Window, Window] | None,
+    x: Window,
+) -> tuple[np.ndarray, Matrix, np.ndarray, np.ndarray]:
+    """Every head's slope, the chosen head's bias matrix, and every head's bias against the
+    distances ``x``."""
+    slopes = relative.alibi_slopes(n_heads)
+    k = torch.arange(-(seq_len - 1), seq_len)
+    by_distance = relative.alibi_by_distance(slopes[head - 1], k, causal=causal)
+    centres = binning.centres(x)
+    curves = relative.alibi_by_distance(slopes[:, None], -centres[None, :])
+    return slopes.numpy(), _matrix(by_distance, windows, seq_len), centres.numpy(), curves.numpy()
+
+
 def compute_relative(p: RelativeParams, device: torch.device) -> RelativeFrame:
     """Every Relative view's arrays for ``p``."""
     seq_len = p.seq_len
-    k = torch.arange(-(seq_len - 1), seq_len)
-    shown = relative.shaw_clip(k, p.max_relative_position) if p.scheme == "shaw" else k
-    buckets = relative.t5_bucket(
-        k, bidirectional=p.bidirectional, num_buckets=p.num_buckets, max_distance=p.max_distance
-    )
-    slopes = relative.alibi_slopes(p.n_heads)
-    alibi_by_distance = relative.alibi_by_distance(slopes[p.head - 1], k, causal=p.causal)
-
+    clip = p.max_relative_position if p.scheme == "shaw" else None
     channels, keys = p.table_windows or (full(None, 0, p.d_model), full(None, 0, seq_len))
     i = min(p.query_position, seq_len - 1)
-    # Row j of R[i] is PE(j − i): the absolute table's rows shifted by −i.
-    table = sinusoidal.block_mean_table(
-        *runs_on(shifted(keys, -i), device), *runs_on(channels, device), p.d_model, p.theta
+    buckets, bucket_x, bucket_means = _t5_views(
+        seq_len,
+        p.bidirectional,
+        p.num_buckets,
+        p.max_distance,
+        p.bucket_windows,
+        full(p.bucket_x, -(seq_len - 1), seq_len),
     )
-
-    bucket_x = full(p.bucket_x, -(seq_len - 1), seq_len)
-    bucket_means = binning.run_means(buckets, *binning.runs(shifted(bucket_x, seq_len - 1)))
-    alibi_x = full(p.alibi_x, 0, seq_len)
+    slopes, alibi_matrix, alibi_x, alibi_curves = _alibi_views(
+        seq_len, p.n_heads, p.head, p.causal, p.alibi_windows, full(p.alibi_x, 0, seq_len)
+    )
 
     window = min(seq_len, SCORE_WINDOW)
     q, key = _random_queries_keys(p.seed, window, p.d_model)
@@ -154,19 +209,15 @@ def compute_relative(p: RelativeParams, device: torch.device) -> RelativeFrame:
 
     return RelativeFrame(
         params=p,
-        distances=_matrix(shown, p.distance_windows, seq_len),
-        relative_table=Matrix(
-            binning.edges(channels).numpy(), binning.edges(keys).numpy(), to_numpy(table)
-        ),
-        buckets=_matrix(buckets, p.bucket_windows, seq_len),
-        bucket_x=binning.centres(bucket_x).numpy(),
-        bucket_by_distance=bucket_means.numpy(),
-        slopes=slopes.numpy(),
-        alibi_matrix=_matrix(alibi_by_distance, p.alibi_windows, seq_len),
-        alibi_x=binning.centres(alibi_x).numpy(),
-        alibi_curves=relative.alibi_by_distance(
-            slopes[:, None], -binning.centres(alibi_x)[None, :]
-        ).numpy(),
+        distances=_distance_matrix(seq_len, clip, p.distance_windows),
+        relative_table=_relative_table(channels, keys, i, p.d_model, p.theta, device),
+        buckets=buckets,
+        bucket_x=bucket_x,
+        bucket_by_distance=bucket_means,
+        slopes=slopes,
+        alibi_matrix=alibi_matrix,
+        alibi_x=alibi_x,
+        alibi_curves=alibi_curves,
         window=window,
         content=to_numpy(content),
         bias=shown_array(bias),
