@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
+import numpy as np
 import pytest
 import torch
 
 from posenc_gui.encodings import binning, sinusoidal
+from posenc_gui.tabs.absolute.compute import AbsoluteParams, compute_absolute
 
 
 def closed_form(seq_len: int, d_model: int, base: float) -> torch.Tensor:
@@ -143,3 +146,15 @@ def test_wrong_types_raise_type_error():
         sinusoidal.encode([0.0, float("nan")], 16)
     with pytest.raises(ValueError, match="channels must be in"):
         sinusoidal.encode([0, 1], 16, channels=[16])
+
+
+def test_a_control_of_one_absolute_view_recomputes_only_that_view():
+    cpu = torch.device("cpu")
+    first = compute_absolute(AbsoluteParams(300, 32, 1e4), cpu)
+    moved = compute_absolute(replace(first.params, reference_position=40), cpu)
+    assert moved.table is first.table and moved.similarity is first.similarity
+    assert moved.by_offset is not first.by_offset
+    # PE·PEᵀ is the same for either channel layout (a permutation): kept
+    concat = compute_absolute(replace(first.params, layout="concat"), cpu)
+    assert concat.similarity is first.similarity and concat.table is not first.table
+    assert not np.array_equal(concat.table, first.table)

@@ -7,6 +7,7 @@ screen, not ``seq_len × d_model``.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,62 +55,99 @@ class AbsoluteFrame:
     closed_form: np.ndarray  # mean of Σ_i cos(k ω_i) (÷ d/2 for cosine)
 
 
+# Each view's arrays are kept by the parameters that view depends on: moving the reference
+# position or the waveform dimensions recomputes only that view (PE·PEᵀ does not depend on the
+# channel layout either: a permutation of the channels).
+@functools.lru_cache(maxsize=4)
+def _table(
+    rows: Window, cols: Window, d_model: int, theta: float, layout: str, device: torch.device
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    table = sinusoidal.block_mean_table(
+        *runs_on(rows, device), *runs_on(cols, device), d_model, theta, layout=layout
+    )
+    return binning.edges(cols).numpy(), binning.edges(rows).numpy(), to_numpy(table)
+
+
+@functools.lru_cache(maxsize=4)
+def _waveforms(
+    wave: Window,
+    dims: tuple[int, ...],
+    d_model: int,
+    theta: float,
+    layout: str,
+    device: torch.device,
+) -> np.ndarray:
+    return to_numpy(
+        sinusoidal.mean_table(
+            *runs_on(wave, device), d_model, theta, layout=layout, channels=list(dims)
+        ).T
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def _similarity(
+    rows: Window, cols: Window, d_model: int, theta: float, cosine: bool, device: torch.device
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    similarity = sinusoidal.mean_similarity_matrix(
+        *runs_on(rows, device), d_model, theta, cosine=cosine, columns=runs_on(cols, device)
+    )
+    return binning.edges(cols).numpy(), binning.edges(rows).numpy(), to_numpy(similarity)
+
+
+@functools.lru_cache(maxsize=4)
+def _offsets(
+    view: Window,
+    p: int,
+    seq_len: int,
+    d_model: int,
+    theta: float,
+    cosine: bool,
+    device: torch.device,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The k inside the sequence from p, ``PE(p)·PE(p+k)`` there, and the closed form over
+    the whole view."""
+    starts, counts = runs_on(view, device)
+    closed = sinusoidal.closed_form_similarity(starts, d_model, theta, cosine=cosine, counts=counts)
+    inside = intersect(view, -p, seq_len - p)
+    if inside is None:
+        return np.zeros(0), np.zeros(0), closed.cpu().numpy()
+    k_starts, k_counts = runs_on(inside, device)
+    by_offset = sinusoidal.similarity_by_offset(
+        k_starts, d_model, theta, position=p, cosine=cosine, counts=k_counts
+    )
+    return binning.centres(inside).numpy(), by_offset.cpu().numpy(), closed.cpu().numpy()
+
+
 def compute_absolute(params: AbsoluteParams, device: torch.device) -> AbsoluteFrame:
     """All four Absolute views' arrays for ``params``."""
     seq_len, d_model, theta = params.seq_len, params.d_model, params.theta
-
     rows, cols = full(params.table_rows, 0, seq_len), full(params.table_cols, 0, d_model)
-    table = sinusoidal.block_mean_table(
-        *runs_on(rows, device), *runs_on(cols, device), d_model, theta, layout=params.layout
-    )
-
+    col_edges, row_edges, table = _table(rows, cols, d_model, theta, params.layout, device)
     wave = full(params.wave_x, 0, seq_len)
-    dims = [i for i in params.dimensions if 0 <= i < d_model]
-    waveforms = sinusoidal.mean_table(
-        *runs_on(wave, device), d_model, theta, layout=params.layout, channels=dims
-    ).T
-
+    dims = tuple(i for i in params.dimensions if 0 <= i < d_model)
     sim_rows = full(params.similarity_rows, 0, seq_len)
     sim_cols = full(params.similarity_cols, 0, seq_len)
-    similarity = sinusoidal.mean_similarity_matrix(
-        *runs_on(sim_rows, device),
-        d_model,
-        theta,
-        cosine=params.cosine,
-        columns=runs_on(sim_cols, device),
+    sim_col_edges, sim_row_edges, similarity = _similarity(
+        sim_rows, sim_cols, d_model, theta, params.cosine, device
     )
-
-    p = min(params.reference_position, seq_len - 1)
     view = full(params.offset_x, -(seq_len - 1), seq_len)
-    starts, counts = runs_on(view, device)
-    closed = sinusoidal.closed_form_similarity(
-        starts, d_model, theta, cosine=params.cosine, counts=counts
-    )
-    inside = intersect(view, -p, seq_len - p)
-    if inside is None:
-        offsets, by_offset = torch.zeros(0), torch.zeros(0)
-    else:
-        k_starts, k_counts = runs_on(inside, device)
-        by_offset = sinusoidal.similarity_by_offset(
-            k_starts, d_model, theta, position=p, cosine=params.cosine, counts=k_counts
-        )
-        offsets = binning.centres(inside)
-
+    p = min(params.reference_position, seq_len - 1)
+    offsets, by_offset, closed = _offsets(view, p, seq_len, d_model, theta, params.cosine, device)
     return AbsoluteFrame(
         params=params,
-        table_col_edges=binning.edges(cols).numpy(),
-        table_row_edges=binning.edges(rows).numpy(),
-        table=to_numpy(table),
+        table_col_edges=col_edges,
+        table_row_edges=row_edges,
+        table=table,
         wave_x=binning.centres(wave).numpy(),
-        dimensions=tuple(dims),
-        waveforms=to_numpy(waveforms),
-        similarity_col_edges=binning.edges(sim_cols).numpy(),
-        similarity_row_edges=binning.edges(sim_rows).numpy(),
-        similarity=to_numpy(similarity),
-        offsets=offsets.numpy(),
-        by_offset=by_offset.cpu().numpy(),
+        dimensions=dims,
+        waveforms=_waveforms(wave, dims, d_model, theta, params.layout, device),
+        similarity_col_edges=sim_col_edges,
+        similarity_row_edges=sim_row_edges,
+        similarity=similarity,
+        offsets=offsets,
+        by_offset=by_offset,
         closed_form_offsets=binning.centres(view).numpy(),
-        closed_form=closed.cpu().numpy(),
+        closed_form=closed,
     )
 
 
