@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
@@ -33,6 +33,8 @@ from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.tabspec import TabSpec
 from posenc_gui.views.style import current_look
+
+BUSY_AFTER_MS = 150  # a frame later than this says it is coming
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,17 @@ class Tab(QWidget):
             "background: #6b6b6b; color: white; padding: 4px 8px; border-radius: 4px;"
         )
         self.stale.hide()
+        # Over the views while a frame takes longer than BUSY_AFTER_MS: work is under way.
+        self.busy = QLabel(tr("computing… the views show the previous settings"))
+        self.busy.setObjectName("busy")
+        self.busy.setStyleSheet(
+            "background: #0072B2; color: white; padding: 4px 8px; border-radius: 4px;"
+        )
+        self.busy.hide()
+        self._busy_after = QTimer(self, singleShot=True, interval=BUSY_AFTER_MS)
+        self._busy_after.timeout.connect(self.busy.show)
         figures = QVBoxLayout()
+        figures.addWidget(self.busy)
         figures.addWidget(self.stale)
         figures.addLayout(self.views, 1)
         layout = QHBoxLayout(self)
@@ -264,17 +276,25 @@ class Tab(QWidget):
         try:
             request = self.request()
         except ValueError as exc:
+            self._not_busy()  # no frame is coming
             self.note("inputs", str(exc))
             self.mark_stale(str(exc))
             self.refused.emit(str(exc))
             return
         self.note("inputs", "\n".join(note for note in self.input_notes() if note))
         self.engine.submit(self.objectName(), type(self).compute, request, self._show)
+        if not self._busy_after.isActive():  # from the first request not yet drawn
+            self._busy_after.start()
+
+    def _not_busy(self) -> None:
+        self._busy_after.stop()
+        self.busy.hide()
 
     def _show(self, frame: Any) -> None:
         self.frame = frame  # what the views show now, parameters and windows included
         self.draw(frame)
         self.stale.hide()
+        self._not_busy()
 
     def mark_stale(self, reason: str) -> None:
         """Say over the views that they show an earlier frame, and why, until a new one."""
@@ -283,6 +303,7 @@ class Tab(QWidget):
 
     def _on_failure(self, channel: str, message: str) -> None:
         if channel == self.name:
+            self._not_busy()
             self.mark_stale(message)
 
     def caption(self) -> str:

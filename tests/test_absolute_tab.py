@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from PySide6.QtWidgets import QWidget
 
 from posenc_gui.encodings import binning, sinusoidal
 from posenc_gui.encodings.window import intersect
+from posenc_gui.tabs.absolute.compute import compute_absolute
 
 
 def drawn_tick_labels(axis) -> list[str]:
@@ -221,3 +223,20 @@ def test_asking_for_a_request_changes_nothing_on_screen(window):
     assert tab.message.text() == ""
     tab.dimensions.editingFinished.emit()
     assert "dimensions must be in [0, 127]" in tab.message.text()
+
+
+def test_a_slow_frame_says_it_is_coming_and_the_sign_goes_with_the_frame(
+    window, qtbot, monkeypatch
+):
+    tab = window.tab("absolute")
+
+    def slow(params, device):
+        time.sleep(0.5)
+        return compute_absolute(params, device)
+
+    monkeypatch.setattr(type(tab), "compute", staticmethod(slow))
+    assert tab.busy.isHidden()
+    with qtbot.waitSignal(window.engine.frame_drawn, timeout=10_000):
+        window.parameters.seq_len.setValue(77)
+        qtbot.waitUntil(lambda: not tab.busy.isHidden(), timeout=2_000)  # after 150 ms
+    assert tab.busy.isHidden() and tab.frame.params.seq_len == 77

@@ -148,11 +148,15 @@ def test_axial_scores_depend_on_the_offset_only(window, drive, tab):
         ({"section": "16, 24, x"}, "mrope_section must be whole numbers"),
     ],
 )
-def test_sections_that_do_not_fit_are_refused_with_their_name(window, drive, tab, setup, message):
+def test_sections_that_do_not_fit_are_refused_with_their_name(
+    window, drive, tab, setup, message, qtbot
+):
     tab.section.setText(setup["section"])
     tab.section.editingFinished.emit()
     assert re.search(message, tab.message.text())
     assert tab.stale.isVisible()
+    qtbot.wait(300)  # past the busy sign's delay: no frame is coming, so no sign either
+    assert tab.busy.isHidden()
 
 
 def test_a_section_for_another_head_dim_is_scaled_and_says_so(window, drive, tab):

@@ -236,6 +236,10 @@
       <translation>未恢复上次会话：{reason}</translation>
     </message>
     <message>
+      <source>computing… the views show the previous settings</source>
+      <translation>计算中……视图显示的是之前的设置</translation>
+    </message>
+    <message>
       <source>not current: {reason}</source>
       <translation>非当前结果：{reason}</translation>
     </message>
