@@ -9,7 +9,15 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Signal
 
 from posenc_gui.encodings.window import Window
-from posenc_gui.views.style import DIVERGING, colormap, current_look, style_plot, tick_font
+from posenc_gui.views.style import (
+    CYCLIC,
+    DIVERGING,
+    SEQUENTIAL,
+    colormap,
+    current_look,
+    style_plot,
+    tick_font,
+)
 from posenc_gui.views.viewport import Viewport
 
 MASK_RGBA = np.array([200, 200, 200, 255])
@@ -51,6 +59,7 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self.mask = pg.ImageItem(axisOrder="row-major")
         self.mask.setZValue(1)
         self.plot.addItem(self.mask)
+        self._role = colormap_role
         self.colorbar = self.plot.addColorBar(
             self.image,
             colorMap=colormap(colormap_role),
@@ -102,9 +111,7 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         rows, cols = values.shape
         self.x_edges, self.y_edges = _edges(x_edges, cols), _edges(y_edges, rows)
         if levels is None:
-            finite = np.abs(values[np.isfinite(values)])
-            peak = float(finite.max()) if finite.size else 0.0
-            levels = (-peak, peak) if peak > 0 else (-1.0, 1.0)
+            levels = self._levels_for(values)
         self.image.setImage(values, autoLevels=False)
         # NaN marks "no value here" (e.g. masked future keys): grey, not a colour of the scale.
         masked = np.isnan(values)
@@ -139,9 +146,25 @@ class HeatmapView(pg.GraphicsLayoutWidget):
             self.plot.getAxis("left").setTicks(left)
             self.plot.getAxis("bottom").setTicks(bottom)
 
+    def _levels_for(self, values: np.ndarray) -> tuple[float, float]:
+        """Levels from the data, and a map by what it is: signed data on the diverging map
+        centred at 0, one-sided data on the sequential map from its least to its largest value
+        (a cyclic view keeps its map)."""
+        finite = values[np.isfinite(values)]
+        low, high = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 1.0)
+        signed = low < 0 < high and self._role != CYCLIC
+        if self._role != CYCLIC:
+            self.set_colormap(DIVERGING if signed else SEQUENTIAL)
+        if signed:
+            peak = max(-low, high)
+            return (-peak, peak)
+        return (low, high) if high > low else (low - 0.5, low + 0.5)
+
     def set_colormap(self, role: str) -> None:
         """Colour with the map playing ``role`` (e.g. CYCLIC for angles)."""
-        self.colorbar.setColorMap(colormap(role))
+        if role != self._role:
+            self._role = role
+            self.colorbar.setColorMap(colormap(role))
 
     def describe(self, x: float, y: float) -> str:
         """Readout text for data coordinates ``(x, y)``; empty outside the image."""

@@ -10,7 +10,7 @@ from posenc_gui.imported_model import ImportedModel
 from posenc_gui.tabs.multimodal.compute import MultimodalFrame
 from posenc_gui.views import Band, Curve, CurvesView, HeatmapView, Span
 from posenc_gui.views.pattern import PatternView, Row
-from posenc_gui.views.style import DIVERGING, SEQUENTIAL, coloured, current_look, set_title
+from posenc_gui.views.style import SEQUENTIAL, coloured, current_look, set_title
 
 AXIS_LABELS = {
     "t": N_("t (time)"),
@@ -152,14 +152,7 @@ class MultimodalFigures:
     def _draw_scores(self, frame: MultimodalFrame) -> None:
         p = frame.params
         row, col = p.query_patch
-        scores = frame.scores
-        low, high = float(scores.min()), float(scores.max())
-        signed = low < 0 < high
-        self.score_view.set_colormap(DIVERGING if signed else SEQUENTIAL)
-        peak = max(abs(low), abs(high))
-        self.score_view.set_data(
-            scores, levels=(-peak, peak) if signed else (low, max(high, low + 1e-12))
-        )
+        self.score_view.set_data(frame.scores)  # its map and levels follow the data's sign
         which = tr("random q = k, mean") if p.random else "q = k = 1"
         set_title(
             self.score_view.plot,
