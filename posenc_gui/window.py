@@ -28,6 +28,7 @@ from posenc_gui.presets import Preset, load_presets, read_config_json
 from posenc_gui.session import FORMAT, VERSION, changes, parse_session, remember, session_bytes
 from posenc_gui.session import look as session_look
 from posenc_gui.tab import Tab, TabContext
+from posenc_gui.teardown import delete_at_exit
 from posenc_gui.views.style import Look, current_look, set_look
 
 
@@ -44,6 +45,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(tr("posenc-gui — positional encodings"))
         self.setWindowIcon(QIcon(str(resource_path("icons", "posenc-gui.svg"))))
         self.engine = Engine(device, parent=self)
+        delete_at_exit(self)
         self.presets = load_presets(registry.preset_kinds())
         self.parameters = ParameterPanel()
         dock = QDockWidget(tr("Shared parameters"), self, objectName="parameters_dock")
@@ -351,6 +353,10 @@ class MainWindow(QMainWindow):
         for action in self.findChildren(QAction):
             if action.objectName() == f"device_{name}":
                 action.setChecked(True)
+
+    def before_exit(self) -> None:
+        """At exit: let a computation in flight end before the window goes."""
+        self.engine.shutdown(wait_s=None)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.remember and self.successor is None:

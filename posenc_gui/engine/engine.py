@@ -222,9 +222,10 @@ class Engine(QObject):
             return
         self.frame_drawn.emit(request.channel, request.id, compute_ms)
 
-    def shutdown(self, wait_s: float = 0.25) -> None:
-        """Drop waiting requests and stop the worker. Waits at most ``wait_s`` for a running
-        computation: one still running finishes on its thread, and is never drawn."""
+    def shutdown(self, wait_s: float | None = 0.25) -> None:
+        """Drop waiting requests and stop the worker. Waits at most ``wait_s`` (None: until
+        it ends) for a running computation: one still running finishes on its thread, and is
+        never drawn."""
         self._pending.stop()
         self._worker.serving.join(wait_s)
         # results posted before the stop and not yet delivered: freed now, while Python runs
