@@ -51,15 +51,22 @@ def _whole(name: str, value: object, low: int, high: int) -> int:
     return value
 
 
-def section_axes(section: Sequence[int]) -> torch.Tensor:
-    """Qwen2-VL's pair-to-axis map: ``section[k]`` consecutive pairs on axis ``k % 3``
-    (``[16, 24, 24]``: pairs 0–15 temporal, 16–39 height, 40–63 width; an axis may have none).
-    int64 ``[Σ section]``."""
+def check_section(section: Sequence[int]) -> tuple[int, int, int]:
+    """An ``mrope_section`` of 3 pair counts (t, h, w), at least one pair in all; ValueError
+    naming the entry otherwise. Torch-free: a GUI can check what was typed."""
     sizes = [_whole(f"mrope_section[{k}]", s, 0, MAX_DIM) for k, s in enumerate(section)]
     if len(sizes) != 3:
         raise ValueError(f"mrope_section must have 3 entries (t, h, w), got {len(sizes)}")
     if not sum(sizes):
         raise ValueError("mrope_section must give at least one pair an axis, got 0, 0, 0")
+    return sizes[0], sizes[1], sizes[2]
+
+
+def section_axes(section: Sequence[int]) -> torch.Tensor:
+    """Qwen2-VL's pair-to-axis map: ``section[k]`` consecutive pairs on axis ``k % 3``
+    (``[16, 24, 24]``: pairs 0–15 temporal, 16–39 height, 40–63 width; an axis may have none).
+    int64 ``[Σ section]``."""
+    sizes = check_section(section)
     return torch.cat([torch.full((s,), k % 3, dtype=torch.int64) for k, s in enumerate(sizes)])
 
 
@@ -67,7 +74,7 @@ def interleaved_axes(num_pairs: int, section: Sequence[int]) -> torch.Tensor:
     """Qwen3-VL's map: pair ``i`` on height if ``i % 3 == 1`` and ``i < 3·section[1]``, on width
     if ``i % 3 == 2`` and ``i < 3·section[2]``, else temporal. int64 ``[num_pairs]``."""
     num_pairs = _whole("num_pairs", num_pairs, 1, MAX_DIM)
-    section_axes(section)  # validates it
+    check_section(section)
     if sum(section) != num_pairs:
         raise ValueError(f"mrope_section must add up to {num_pairs} pairs, got {sum(section)}")
     i = torch.arange(num_pairs)
@@ -194,5 +201,4 @@ def mrope_settings(model: ModelRope) -> tuple[tuple[int, ...], bool] | None:
     section = read.get("mrope_section")
     if section is None:
         return None
-    section_axes(section)  # validates it
-    return tuple(section), bool(read.get("mrope_interleaved", False))
+    return check_section(section), bool(read.get("mrope_interleaved", False))

@@ -165,11 +165,6 @@ class MultimodalTab(Tab):
     def _mrope(self) -> bool:
         return self.scheme.currentData() != "axial"
 
-    @classmethod
-    def preset_parameters(cls, preset: Preset) -> dict[str, float]:
-        scaling = preset.rope
-        return {} if scaling is None else {"head_dim": scaling.head_dim, "theta": scaling.base}
-
     def apply_preset(self, preset: Preset) -> None:
         model = preset.model
         if model is None:
@@ -209,8 +204,7 @@ class MultimodalTab(Tab):
     def _section(self) -> tuple[tuple[int, ...], str]:
         """The section to draw with, and what the tab says of it: one typed for another
         head_dim is scaled to this one's pairs in the same proportions, and says so."""
-        typed = tuple(parse_indices("mrope_section", self.section.text()))
-        multimodal.section_axes(typed)  # validates it, naming the entry
+        typed = multimodal.check_section(parse_indices("mrope_section", self.section.text()))
         pairs = self.parameters.head_dim.value() // 2
         if sum(typed) == pairs:
             return typed, ""
