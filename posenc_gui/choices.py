@@ -20,8 +20,11 @@ SHARED_RANGES: dict[str, tuple[float, float]] = {
 EVEN_PARAMETERS = ("d_model", "head_dim")
 THEMES = ("light", "dark")
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
-FORMATS = (".png", ".svg", ".csv", ".npy")
+FORMATS = (".png", ".svg", ".csv", ".npy", ".npz")
 SCALES = (1, 2, 4)
+SIZE_RANGE = (200, 8000)  # a figure's width and height in pixels before --scale
+SIZE_PRESETS = ((1280, 720), (1600, 900), (1920, 1080), (2560, 1440))
+MAX_IMAGE_SIDE = 16000  # pixels, after --scale: a QImage of 16000² is 1 GB already
 DEVICES = ("cpu", "cuda", "mps")  # which of them torch can use here is known once it loads
 MAX_JSON_BYTES = 1_000_000  # a config.json or a session is a few kB: refuse anything absurd
 
@@ -29,6 +32,38 @@ MAX_JSON_BYTES = 1_000_000  # a config.json or a session is a few kB: refuse any
 def fold_name(name: str) -> str:
     """A name as a person may type it: any case, ``x`` for ``×``, spaces collapsed."""
     return " ".join(name.casefold().replace("×", "x").split())
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1600x900"`` (or ``1600×900``, ``1600 X 900``) → ``(1600, 900)``; ValueError naming
+    the allowed range otherwise."""
+    parts = text.casefold().replace("×", "x").split("x")
+    try:
+        width, height = (int(part.strip()) for part in parts)
+    except ValueError:
+        raise ValueError(f"{size_rule()}, got {text!r}") from None
+    return check_size((width, height))
+
+
+def size_rule() -> str:
+    """What a figure size must be, for the messages that refuse one."""
+    low, high = SIZE_RANGE
+    return f"must be WIDTHxHEIGHT in pixels, each a whole number in [{low}, {high}]"
+
+
+def check_size(size: tuple[int, int], scale: int = 1) -> tuple[int, int]:
+    """``size`` (width, height) if each is in SIZE_RANGE and, times ``scale``, at most
+    MAX_IMAGE_SIDE; ValueError saying which rule it breaks."""
+    low, high = SIZE_RANGE
+    width, height = size
+    if not all(isinstance(n, int) and low <= n <= high for n in size):
+        raise ValueError(f"{size_rule()}, got {width}x{height}")
+    if max(width, height) * scale > MAX_IMAGE_SIDE:
+        raise ValueError(
+            f"times scale {scale} must stay within {MAX_IMAGE_SIDE:,} pixels a side, "
+            f"got {width * scale}x{height * scale}"
+        )
+    return size
 
 
 def preset_names() -> list[str]:

@@ -19,9 +19,12 @@ from posenc_gui.choices import (
     LANGUAGES,
     SCALES,
     SHARED_RANGES,
+    SIZE_RANGE,
     THEMES,
+    check_size,
     fold_name,
     format_number,
+    parse_size,
     preset_names,
 )
 from posenc_gui.files import check_writable_folder, parse_json, read_file
@@ -35,6 +38,7 @@ examples:
   posenc-gui --preset "Llama-3.1-8B" --tab extension
   posenc-gui export --list-views
   posenc-gui export --tab rope --view table --theta 500000 --out table.png --scale 2
+  posenc-gui export --tab rope --view decay --size 1600x900 --out decay.svg
   posenc-gui export --tab compare --view similarity --seq-len 4096 --out compare.svg
 """
 
@@ -43,7 +47,7 @@ def _parser(export: bool) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="posenc-gui export" if export else "posenc-gui",
         description=(
-            "Write one view of a tab to a file (PNG, SVG, CSV or .npy), headless."
+            "Write one view of a tab to a file (PNG, SVG, CSV, .npy or .npz), headless."
             if export
             else "See and tune Transformer positional encodings."
         ),
@@ -60,6 +64,15 @@ def _parser(export: bool) -> argparse.ArgumentParser:
         )
         parser.add_argument(
             "--scale", type=int, default=1, choices=SCALES, help="PNG resolution factor"
+        )
+        parser.add_argument(
+            "--size",
+            type=_size,
+            metavar="WxH",
+            help=(
+                "lay the figure out at this size in pixels, caption included, before --scale "
+                f"(PNG, SVG; each {SIZE_RANGE[0]}-{SIZE_RANGE[1]}; default: as on screen)"
+            ),
         )
         parser.add_argument(
             "--caption", action="store_true", help="draw the parameters under the figure"
@@ -104,7 +117,7 @@ def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.
     if export:
         args.screenshot = None
     else:
-        args.view = args.out = None
+        args.view = args.out = args.size = None
     try:
         _check(args, export)
     except ValueError as exc:
@@ -122,6 +135,11 @@ def _check(args: argparse.Namespace, export: bool) -> None:
             raise ValueError(
                 f"--out: the format comes from the suffix, one of {', '.join(FORMATS)}"
             )
+        if args.size is not None:
+            try:
+                check_size(args.size, args.scale)
+            except ValueError as exc:
+                raise ValueError(f"--size {exc}") from None
     if args.tab is not None:
         spec = registry.spec(args.tab)
         pages = spec.pages()
@@ -161,6 +179,14 @@ def _check(args: argparse.Namespace, export: bool) -> None:
             )
         if name in EVEN_PARAMETERS and value is not None and value % 2:
             raise ValueError(f"{flag} must be even, got {value}")
+
+
+def _size(text: str) -> tuple[int, int]:
+    """``--size``: ``1600x900`` → (1600, 900); argparse names the option in its refusal."""
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

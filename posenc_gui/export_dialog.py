@@ -1,5 +1,5 @@
-"""The export dialog: one view of a tab to PNG (1×, 2×, 4×), SVG, CSV or .npy, or its image to
-the clipboard."""
+"""The export dialog: one view of a tab to PNG (1×, 2×, 4×), SVG, CSV, .npy or .npz, laid out
+as on screen or at a chosen size, or its image to the clipboard."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from posenc_gui.choices import FORMATS, SCALES
+from posenc_gui.choices import FORMATS, SCALES, SIZE_PRESETS, SIZE_RANGE, parse_size
 from posenc_gui.export import copy_view, export_view
 from posenc_gui.i18n import tr
 from posenc_gui.tab import Tab
 
 
 class ExportDialog(QDialog):
-    """Export one view of a tab: PNG (1×, 2×, 4×), SVG, CSV or .npy; or copy its image."""
+    """Export one view of a tab: PNG (1×, 2×, 4×), SVG, CSV, .npy or .npz; or copy its image."""
 
     def __init__(self, tab: Tab, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -32,9 +32,14 @@ class ExportDialog(QDialog):
         self.scale = QComboBox(objectName="scale")
         for factor in SCALES:
             self.scale.addItem(f"{factor}×", factor)
+        self.size_choice = QComboBox(objectName="size", editable=True)
+        self.size_choice.addItem(tr("as on screen"))
+        self.size_choice.addItems([f"{width}×{height}" for width, height in SIZE_PRESETS])
+        self.size_choice.setToolTip(tr("Pick a size or type one as width×height, e.g. 1000×800"))
         self.caption = QCheckBox(tr("caption with the parameters"), objectName="caption")
         form = QFormLayout(self)
         form.addRow(tr("view"), self.view)
+        form.addRow(tr("size (PNG, SVG)"), self.size_choice)
         form.addRow(tr("PNG resolution"), self.scale)
         form.addRow("", self.caption)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -49,6 +54,18 @@ class ExportDialog(QDialog):
         """The chosen PNG resolution factor."""
         return int(self.scale.currentData())
 
+    def figure_size(self) -> tuple[int, int] | None:
+        """The chosen size, None for the size on screen; ValueError naming the allowed range
+        for a typed size that is not one."""
+        text = self.size_choice.currentText().strip()
+        if not text or text == self.size_choice.itemText(0):
+            return None
+        try:
+            return parse_size(text)
+        except ValueError:
+            message = tr("The size must be width×height in pixels, each from {0} to {1}; got {2}")
+            raise ValueError(message.format(*SIZE_RANGE, repr(text))) from None
+
     def caption_text(self) -> str | None:
         """The caption to draw under the figure, if one is asked for."""
         return self.tab.caption() if self.caption.isChecked() else None
@@ -57,8 +74,17 @@ class ExportDialog(QDialog):
         return self.tab.show_view(self.view.currentText())
 
     def copy(self) -> None:
-        """Put the chosen view's image on the clipboard and say so."""
-        copy_view(self.chosen_view(), scale=self.scale_factor(), caption=self.caption_text())
+        """Put the chosen view's image on the clipboard and say so (a refusal in a dialog)."""
+        try:
+            copy_view(
+                self.chosen_view(),
+                scale=self.scale_factor(),
+                caption=self.caption_text(),
+                size=self.figure_size(),
+            )
+        except (OSError, ValueError) as exc:
+            QMessageBox.warning(self, tr("Not copied"), str(exc))
+            return
         self.setWindowTitle(tr("Copied {0} to the clipboard").format(self.view.currentText()))
 
     def save(self) -> None:
@@ -69,7 +95,12 @@ class ExportDialog(QDialog):
         )
         if path:
             try:
-                view = self.chosen_view()
-                export_view(view, path, scale=self.scale_factor(), caption=self.caption_text())
+                export_view(
+                    self.chosen_view(),
+                    path,
+                    scale=self.scale_factor(),
+                    caption=self.caption_text(),
+                    size=self.figure_size(),
+                )
             except (OSError, ValueError) as exc:
                 QMessageBox.warning(self, tr("Not exported"), str(exc))

@@ -156,7 +156,7 @@ def _headless(app: QApplication, window: MainWindow, args: argparse.Namespace) -
         caption = tab.caption() if args.caption else None
 
         def write() -> Path:
-            return export_view(view, args.out, scale=args.scale, caption=caption)
+            return export_view(view, args.out, scale=args.scale, caption=caption, size=args.size)
 
     def write_and_say() -> None:
         written = write()

@@ -11,35 +11,79 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication
 
-from posenc_gui.export import copy_view, export_view
-from tests.conftest import ROOT
+from posenc_gui.export import copy_view, export_view, view_image
+from tests.conftest import FRAME_TIMEOUT_MS, ROOT
 
 
-def test_heatmap_numbers_as_npy_and_csv(window, tmp_path):
+def shown(window, qtbot, tab_name: str, view_name: str):
+    """View ``view_name`` of tab ``tab_name`` in front, with its tab's current frame drawn."""
+    tab = window.tab(tab_name)
+    window.tabs.setCurrentWidget(tab)
+    view = tab.show_view(view_name)
+    qtbot.waitUntil(
+        lambda: tab.frame is not None and tab.frame.params == tab.request(),
+        timeout=FRAME_TIMEOUT_MS,
+    )
+    qtbot.wait(100)  # the layout its frame asked for
+    return view
+
+
+def test_heatmap_numbers_as_npy_npz_and_csv(window, tmp_path):
     view = window.tab("absolute").table_view
-    table = np.load(export_view(view, tmp_path / "table.npy"))
     values = view.image.image
-    assert len(table) == values.size
-    np.testing.assert_array_equal(table["value"].reshape(values.shape), values)
-    assert table["y_start"][0] == 0 and table["x_stop"][-1] == view.x_edges[-1]
+    table = np.load(export_view(view, tmp_path / "table.npy"))
+    assert table.dtype == np.float64 and table.shape == values.shape == (64, 128)
+    np.testing.assert_array_equal(table, values)
+    with np.load(export_view(view, tmp_path / "table.npz")) as saved:
+        np.testing.assert_array_equal(saved["values"], values)
+        np.testing.assert_array_equal(saved["y_edges"], np.arange(65))
+        np.testing.assert_array_equal(saved["x_edges"], view.x_edges)
+        assert (str(saved["x_label"]), str(saved["y_label"])) == ("dimension", "position")
+        assert str(saved["title"]) == "(a) PE[position, dimension]"
+        assert str(saved["value_label"]) == "PE"
     with export_view(view, tmp_path / "table.csv").open(encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
     assert rows[0] == ["y_start", "y_stop", "x_start", "x_stop", "value"]
     assert float(rows[1][4]) == pytest.approx(float(values[0, 0]))
+    assert [float(v) for v in rows[2][:4]] == [0, 1, 1, 2]  # the next cell along the row
     assert len(rows) == values.size + 1
 
 
 def test_curves_numbers_keep_every_curve(window, tmp_path):
     view = window.tab("absolute").wave_view
-    table = np.load(export_view(view, tmp_path / "waves.npy"))
-    assert list(dict.fromkeys(table["curve"])) == ["dim 0", "dim 2", "dim 8", "dim 32"]
+    names = ["dim 0", "dim 2", "dim 8", "dim 32"]
     x, y = view.curve_items[1].getOriginalDataset()
-    np.testing.assert_array_equal(table["y"][table["curve"] == "dim 2"], y)
-    np.testing.assert_array_equal(table["x"][table["curve"] == "dim 2"], x)
+    table = np.load(export_view(view, tmp_path / "waves.npy"))
+    assert table.shape == (len(x), 1 + len(names))  # x, then one column per curve
+    np.testing.assert_array_equal(table[:, 0], x)
+    np.testing.assert_array_equal(table[:, 2], y)
+    with np.load(export_view(view, tmp_path / "waves.npz")) as saved:
+        assert list(saved["names"]) == names
+        np.testing.assert_array_equal(saved["x_1"], x)
+        np.testing.assert_array_equal(saved["y_1"], y)
+        assert (str(saved["x_label"]), str(saved["y_label"])) == ("position", "PE")
+    with export_view(view, tmp_path / "waves.csv").open(encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0] == ["curve", "x", "y"]
+    assert list(dict.fromkeys(row[0] for row in rows[1:])) == names
+    assert [float(row[2]) for row in rows[1:] if row[0] == "dim 2"] == pytest.approx(list(y))
+
+
+def test_curves_that_do_not_share_x_refuse_npy_but_keep_npz(window, qtbot, tmp_path):
+    view = shown(window, qtbot, "rope", "rotation")
+    with pytest.raises(ValueError, match=r"do not share x values.*\.npz.*\.csv"):
+        export_view(view, tmp_path / "rotation.npy")
+    assert list(tmp_path.iterdir()) == []
+    with np.load(export_view(view, tmp_path / "rotation.npz")) as saved:
+        assert len(saved["names"]) == len(view.panels) > 1
+        trail = view.panels[1][2].getOriginalDataset()
+        np.testing.assert_array_equal(saved["x_1"], trail[0])
+        np.testing.assert_array_equal(saved["y_1"], trail[1])
+        assert "<" not in str(saved["names"][0])  # the panel's title as plain text
 
 
 @pytest.mark.parametrize("scale", [1, 2, 4])
@@ -53,6 +97,48 @@ def test_png_at_a_chosen_resolution(window, tmp_path, scale):
     assert len(colours) > 50  # a drawn figure, not a blank one
 
 
+def svg_texts(path) -> list[str]:
+    return [node.text or "" for node in ET.parse(path).iter("{http://www.w3.org/2000/svg}text")]
+
+
+def test_a_chosen_size_lays_the_figure_out_for_it_and_puts_it_back(window, tmp_path):
+    view = window.tab("absolute").table_view
+    box = view.plot.vb
+    before = (view.size(), box.size(), box.viewRange(), view.plot.geometry())
+    small = export_view(view, tmp_path / "small.svg", size=(400, 300))
+    large = export_view(view, tmp_path / "large.svg", size=(1600, 900))
+    # Laid out, not stretched: the wider axes have room for more tick labels.
+    assert len(svg_texts(large)) > len(svg_texts(small)) + 10
+    assert ET.parse(large).getroot().get("viewBox") == "0 0 1600 900"
+    image = QImage(str(export_view(view, tmp_path / "large.png", size=(1600, 900), scale=2)))
+    assert (image.width(), image.height()) == (3200, 1800)
+    caption = window.tab("absolute").caption()
+    captioned = export_view(view, tmp_path / "c.png", size=(1600, 900), caption=caption)
+    assert (QImage(str(captioned)).width(), QImage(str(captioned)).height()) == (1600, 900)
+    assert (view.size(), box.size(), box.viewRange(), view.plot.geometry()) == before
+
+
+def test_an_export_at_a_new_size_is_settled_before_it_is_drawn(window, qtbot):
+    # Layouts wait for the event loop and axes widen for their labels as they paint: drawn at
+    # once, the plot keeps its size on screen (the cells' fixed aspect makes that small here).
+    view = shown(window, qtbot, "multimodal", "patch_scores")
+    on_screen = view.plot.vb.geometry()
+    image = view_image(view, size=(800, 600))
+    middle = [QColor(image.pixel(x, 300)) for x in range(image.width())]
+    assert sum(colour.hsvSaturationF() > 0.3 for colour in middle) > 0.6 * image.width()
+    assert view.plot.vb.geometry() == on_screen  # and laid out as on screen again at once
+    assert image == view_image(view, size=(800, 600))
+
+
+def test_the_size_on_screen_is_the_default_size(window, tmp_path):
+    view = window.tab("absolute").wave_view
+    plain = QImage(str(export_view(view, tmp_path / "plain.png")))
+    sized = QImage(
+        str(export_view(view, tmp_path / "sized.png", size=(view.width(), view.height())))
+    )
+    assert plain == sized
+
+
 def test_bad_exports_are_refused_and_leave_nothing(window, tmp_path):
     view = window.tab("absolute").table_view
     with pytest.raises(ValueError, match="format comes from the suffix"):
@@ -61,6 +147,12 @@ def test_bad_exports_are_refused_and_leave_nothing(window, tmp_path):
         export_view(view, tmp_path / "table.png", scale=3)
     with pytest.raises(ValueError, match="does not exist"):
         export_view(view, tmp_path / "missing" / "table.png")
+    with pytest.raises(ValueError, match=r"size must be .* in \[200, 8000\], got 100x900"):
+        export_view(view, tmp_path / "table.png", size=(100, 900))
+    with pytest.raises(ValueError, match=r"size must be .* in \[200, 8000\], got 1600x9000"):
+        export_view(view, tmp_path / "table.svg", size=(1600, 9000))
+    with pytest.raises(ValueError, match="times scale 4 must stay within 16,000 pixels"):
+        export_view(view, tmp_path / "table.png", size=(4200, 900), scale=4)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -70,15 +162,57 @@ def test_command_line_export_and_list_views(tmp_path, run_main):
     assert listing.returncode == 0
     pairs = listing.stdout.split("\n")
     assert {"absolute table", "relative alibi", "rope rotation", "extension ratio"} <= set(pairs)
-    out = tmp_path / "spectrum.npy"
+    out = tmp_path / "spectrum.npz"
     result = run_main(
         "export", "--tab", "rope", "--view", "spectrum", "--head-dim", "16", "--out", str(out)
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"posenc-gui: wrote {out} ({out.stat().st_size:,} bytes)\n"
     assert result.stderr == ""  # no notices of Qt's platform plugin on the terminal
-    table = np.load(out)
-    assert len(table) == 8  # one wavelength per pair of head_dim 16
+    with np.load(out) as saved:  # one wavelength per pair of head_dim 16, in two curves
+        assert len(saved["x_0"]) + len(saved["x_1"]) == 8
+    refused = run_main(
+        "export", "--tab", "rope", "--view", "spectrum", "--out", str(tmp_path / "s.npy")
+    )
+    assert refused.returncode == 1 and "do not share x values" in refused.stderr
+    assert not (tmp_path / "s.npy").exists()
+    png = tmp_path / "decay.png"
+    sized = run_main(
+        "export",
+        "--tab",
+        "rope",
+        "--view",
+        "decay",
+        "--size",
+        "640x480",
+        "--scale",
+        "2",
+        "--caption",
+        "--out",
+        str(png),
+    )
+    assert sized.returncode == 0, sized.stderr
+    assert (QImage(str(png)).width(), QImage(str(png)).height()) == (1280, 960)
+    for bad in ("100x480", "640", "640x480x2"):
+        wrong = run_main(
+            "export", "--tab", "rope", "--view", "decay", "--size", bad, "--out", str(png)
+        )
+        assert wrong.returncode == 2 and "argument --size" in wrong.stderr, wrong.stderr
+        assert "[200, 8000]" in wrong.stderr
+    huge = run_main(
+        "export",
+        "--tab",
+        "rope",
+        "--view",
+        "decay",
+        "--size",
+        "8000x900",
+        "--scale",
+        "4",
+        "--out",
+        str(png),
+    )
+    assert huge.returncode == 2 and "--size times scale 4" in huge.stderr
     wrong = run_main("export", "--tab", "rope", "--view", "nowhere", "--out", str(out))
     assert wrong.returncode == 2 and "--view must be one of decay" in wrong.stderr
     missing = run_main("export", "--tab", "rope", "--view", "table")
@@ -175,6 +309,37 @@ def test_the_export_dialog_saves_what_is_chosen(window, tmp_path, monkeypatch):
     dialog.caption.setChecked(True)
     dialog.save()
     assert window.tab("rope").caption() in target.read_text(encoding="utf-8")
+
+
+def test_the_export_dialog_offers_sizes_and_refuses_a_bad_one(window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    from posenc_gui.export_dialog import ExportDialog
+
+    target = tmp_path / "decay.png"
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), ""))
+    )
+    warnings: list[str] = []
+    monkeypatch.setattr(
+        QMessageBox, "warning", staticmethod(lambda _parent, _title, text: warnings.append(text))
+    )
+    dialog = ExportDialog(window.tab("rope"))
+    sizes = [dialog.size_choice.itemText(i) for i in range(dialog.size_choice.count())]
+    assert sizes[0] == "as on screen" and "1600×900" in sizes and "1920×1080" in sizes
+    assert dialog.figure_size() is None
+    dialog.view.setCurrentText("decay")
+    dialog.size_choice.setCurrentText("1600×900")
+    dialog.scale.setCurrentIndex(1)  # 2×
+    dialog.save()
+    assert (QImage(str(target)).width(), QImage(str(target)).height()) == (3200, 1800)
+    dialog.size_choice.setCurrentText("1000 x 50")  # typed: too low
+    target.unlink()
+    dialog.save()
+    dialog.copy()
+    assert not target.exists()
+    assert len(warnings) == 2
+    assert "from 200 to 8000" in warnings[0] and "'1000 x 50'" in warnings[0]
 
 
 @pytest.mark.slow

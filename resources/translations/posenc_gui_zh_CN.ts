@@ -28,12 +28,24 @@
       <translation>导出或复制视图</translation>
     </message>
     <message>
+      <source>as on screen</source>
+      <translation>与屏幕上相同</translation>
+    </message>
+    <message>
+      <source>Pick a size or type one as width×height, e.g. 1000×800</source>
+      <translation>选择一个尺寸，或按 宽×高 输入，例如 1000×800</translation>
+    </message>
+    <message>
       <source>caption with the parameters</source>
       <translation>附带参数说明</translation>
     </message>
     <message>
       <source>view</source>
       <translation>视图</translation>
+    </message>
+    <message>
+      <source>size (PNG, SVG)</source>
+      <translation>尺寸（PNG、SVG）</translation>
     </message>
     <message>
       <source>PNG resolution</source>
@@ -50,6 +62,14 @@
     <message>
       <source>Export the view</source>
       <translation>导出视图</translation>
+    </message>
+    <message>
+      <source>The size must be width×height in pixels, each from {0} to {1}; got {2}</source>
+      <translation>尺寸须为 宽×高（像素），宽和高各在 {0} 到 {1} 之间；输入的是 {2}</translation>
+    </message>
+    <message>
+      <source>Not copied</source>
+      <translation>未复制</translation>
     </message>
     <message>
       <source>Copied {0} to the clipboard</source>
