@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from posenc_gui.choices import D_MODEL_RANGE, HEAD_DIM_RANGE, SEQ_LEN_RANGE, THETA_RANGE
 from posenc_gui.controls import IntControl, LogControl
@@ -22,18 +22,24 @@ class ParameterPanel(QWidget):
         self.d_model = IntControl("d_model", *D_MODEL_RANGE, 128, step=2, log=True)
         self.head_dim = IntControl("head_dim", *HEAD_DIM_RANGE, 128, step=2)
         self.theta = LogControl("theta", *THETA_RANGE, 10000.0)
-        self._form = form = QFormLayout(self)
+        # One column per parameter, in a strip across the window: the figures keep its width.
+        grid = QGridLayout(self)
+        grid.setContentsMargins(8, 0, 8, 4)
+        grid.setHorizontalSpacing(24)
         self.holds: dict[str, QLabel] = {}  # why a parameter is held, under its control
-        for label, control in (
-            (tr("seq_len (positions)"), self.seq_len),
-            (tr("d_model (even)"), self.d_model),
-            (tr("head_dim (RoPE, even)"), self.head_dim),
-            (tr("base θ (log scale)"), self.theta),
+        for column, (label, control) in enumerate(
+            (
+                (tr("seq_len (positions)"), self.seq_len),
+                (tr("d_model (even)"), self.d_model),
+                (tr("head_dim (RoPE, even)"), self.head_dim),
+                (tr("base θ (log scale)"), self.theta),
+            )
         ):
-            form.addRow(label, control)
-            hold = QLabel(objectName=f"{control.objectName()}_held", wordWrap=True)
-            form.addRow("", hold)
-            form.setRowVisible(hold, False)
+            grid.addWidget(QLabel(label), 0, column)
+            grid.addWidget(control, 1, column)
+            hold = QLabel(objectName=f"{control.objectName()}_held", wordWrap=True, visible=False)
+            grid.addWidget(hold, 2, column)
+            grid.setColumnStretch(column, 1)
             self.holds[control.objectName()] = hold
         for control in (self.seq_len, self.d_model, self.head_dim, self.theta):
             control.setToolTip(
@@ -46,4 +52,4 @@ class ParameterPanel(QWidget):
         releases it)."""
         getattr(self, name).setEnabled(not reason)
         self.holds[name].setText(reason)
-        self._form.setRowVisible(self.holds[name], bool(reason))
+        self.holds[name].setVisible(bool(reason))

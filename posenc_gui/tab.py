@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
@@ -56,6 +57,39 @@ def parse_indices(name: str, text: str) -> list[int]:
     if not indices:
         raise ValueError(f"{name} must list at least one index")
     return indices
+
+
+class ViewPage(QWidget):
+    """A page's views in a grid of at most ``columns``: fewer when the page is narrow
+    (presentation mode, a small window), so that views stack rather than shrink past
+    legibility. The number of columns is the one whose cells are largest at a 4:3 aspect."""
+
+    def __init__(self, views: list[QWidget], columns: int, *, objectName: str) -> None:
+        super().__init__(objectName=objectName)
+        self._views, self._most = views, columns
+        self._grid = QGridLayout(self)
+        self.columns = 0
+        self._place(columns)
+
+    def _place(self, columns: int) -> None:
+        for view in self._views:
+            self._grid.removeWidget(view)
+        for index, view in enumerate(self._views):
+            self._grid.addWidget(view, index // columns, index % columns)
+        self.columns = columns
+
+    def _fitting_columns(self) -> int:
+        def cell(columns: int) -> float:
+            rows = -(-len(self._views) // columns)
+            return min(self.width() / columns, self.height() / rows * 4 / 3)
+
+        return max(range(1, self._most + 1), key=cell)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        columns = self._fitting_columns()
+        if columns != self.columns:
+            self._place(columns)
+        super().resizeEvent(event)
 
 
 class Tab(QWidget):
@@ -116,9 +150,18 @@ class Tab(QWidget):
         figures.addWidget(self.busy)
         figures.addWidget(self.stale)
         figures.addLayout(self.views, 1)
+        # Views never get less height than their texts need (``fit_height``): in a window too
+        # small for that, the figures scroll instead of pushing the window past the screen.
+        figures_area = QScrollArea(objectName="figures")
+        figures_area.setWidgetResizable(True)
+        figures_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        figures_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        figures_widget = QWidget()
+        figures_widget.setLayout(figures)
+        figures_area.setWidget(figures_widget)
         layout = QHBoxLayout(self)
         layout.addWidget(scroll)
-        layout.addLayout(figures, 1)
+        layout.addWidget(figures_area, 1)
         self.engine.failed.connect(self._on_failure)
 
     @classmethod
@@ -171,12 +214,10 @@ class Tab(QWidget):
         if self.pages is None:
             self.pages = QTabWidget(objectName="pages")
             self.pages.currentChanged.connect(self.update_controls)
+            self.pages.currentChanged.connect(lambda: self.hovered.emit(""))  # read the page left
             self.views.addWidget(self.pages, 0, 0)
-        page = QWidget(objectName=name)
-        grid = QGridLayout(page)
-        columns = columns or len(views)
-        for index, (view_name, view) in enumerate(views.items()):
-            grid.addWidget(view, index // columns, index % columns)
+        page = ViewPage(list(views.values()), columns or len(views), objectName=name)
+        for view_name, view in views.items():
             self._declare(view_name, view, page=name)
         self.pages.addTab(page, title)
 
@@ -285,6 +326,10 @@ class Tab(QWidget):
         self.engine.submit(self.objectName(), type(self).compute, request, self._show)
         if not self._busy_after.isActive():  # from the first request not yet drawn
             self._busy_after.start()
+
+    def is_waiting(self) -> bool:
+        """Whether a frame was asked for and is not drawn yet."""
+        return self._busy_after.isActive() or self.busy.isVisible()
 
     def _not_busy(self) -> None:
         self._busy_after.stop()

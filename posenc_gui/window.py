@@ -51,7 +51,7 @@ class MainWindow(QMainWindow):
         dock = QDockWidget(tr("Shared parameters"), self, objectName="parameters_dock")
         dock.setWidget(self.parameters)
         dock.setFeatures(QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
-        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        self.addDockWidget(Qt.DockWidgetArea.TopDockWidgetArea, dock)
 
         self.tabs = QTabWidget(objectName="tabs")
         self._context = TabContext(self.engine, self.parameters, registry.compare_entries())
@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
 
         self.parameters.changed.connect(self.refresh)
         self.tabs.currentChanged.connect(self.refresh)
+        self.tabs.currentChanged.connect(self.hover_label.clear)  # it read the tab left
         self.engine.frame_drawn.connect(self._on_frame)
         self.engine.failed.connect(self._on_failure)
         self.engine.device_changed.connect(self._on_device)

@@ -59,13 +59,13 @@ def test_light_theme_is_the_default(window):
 
 
 def test_presentation_mode_has_larger_fonts_and_thicker_lines(open_look, window):
-    big = open_look(presentation=True)
-    small_view, big_view = window.tab("absolute").offset_view, big.tab("absolute").offset_view
-    assert (
-        big_view.curve_items[0].opts["pen"].widthF()
-        == 1.5 * small_view.curve_items[0].opts["pen"].widthF()
-    )
+    # read before the presentation window exists: views draw in the look of the moment
+    small_view = window.tab("absolute").offset_view
+    small_pen = small_view.curve_items[0].opts["pen"].widthF()
     small_font = small_view.plot.getAxis("bottom").style["tickFont"].pointSizeF()
+    big = open_look(presentation=True)
+    big_view = big.tab("absolute").offset_view
+    assert big_view.curve_items[0].opts["pen"].widthF() == 1.5 * small_pen
     big_font = big_view.plot.getAxis("bottom").style["tickFont"].pointSizeF()
     assert big_font == 1.5 * small_font
     assert "18pt" in big_view.plot.titleLabel.opts["size"]

@@ -8,20 +8,18 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontMetricsF
 
 from posenc_gui.encodings.window import Window
-from posenc_gui.views.style import current_look, pen, style_plot
+from posenc_gui.views.style import current_look, fit_height, pen, style_plot, tick_font
 from posenc_gui.views.viewport import Viewport
 
 MAX_MARKED_POINTS = 64
-# pyqtgraph legend offsets: positive from the left/top, negative from the right/bottom.
-LEGEND_OFFSETS = {
-    "top right": (-10, 10),
-    "top left": (10, 10),
-    "bottom right": (-10, -10),
-    "bottom left": (10, -10),
-    "middle left": (10, 140),
-}
+MAX_READ_CURVES = 8  # curves named in a hover readout
+MIN_PLOT_HEIGHT = 60  # px of data, times the look's scale
+MAX_LEGEND_SHARE = 0.3  # of the view's height
+LEGEND_ROW = 4  # of the plot's layout: under the x axis (rows 0–3: title, top axis, plot, x axis)
 
 
 @dataclass(frozen=True)
@@ -80,7 +78,11 @@ def _line_width(y: np.ndarray) -> float:
 
 
 class CurvesView(pg.PlotWidget):
-    """Draws what it is handed; long curves are shown as min/max envelopes per pixel."""
+    """Draws what it is handed; long curves are shown as min/max envelopes per pixel. Hovering
+    reads the nearest point of each curve (``hovered``; empty when the cursor leaves)."""
+
+    hovered = Signal(str)
+    _built = False
 
     def __init__(
         self,
@@ -88,22 +90,21 @@ class CurvesView(pg.PlotWidget):
         x_label: str,
         y_label: str,
         *,
-        legend_at: str | None = "top right",
+        legend: bool = True,
         parent: pg.QtWidgets.QWidget | None = None,
     ) -> None:
-        """``legend_at`` None: no legend drawn (the title names the curves); the curves keep
-        their names for export."""
+        """The legend sits under the plot, never on the data, in as many columns as fit.
+        ``legend`` False: none is drawn (the title names the curves); the curves keep their
+        names for export."""
         super().__init__(parent)
         self.plot = self.getPlotItem()
         style_plot(self.plot, title, x_label, y_label)
         self.plot.setClipToView(True)
         self.plot.setDownsampling(auto=True, mode="peak")  # envelopes, never a strided sample
-        self.legend = self.plot.addLegend(
-            offset=LEGEND_OFFSETS[legend_at or "top right"],
-            labelTextSize=current_look().font_size(10),
-            brush=current_look().legend_background,
-            pen=current_look().muted,
-        )
+        self.legend = pg.LegendItem(labelTextSize=current_look().font_size(10))
+        self.plot.legend = self.legend  # curves created with a name get an entry
+        self.plot.layout.addItem(self.legend, LEGEND_ROW, 1)
+        self.legend.setMinimumWidth(0)  # it fits itself to the view (_fit_legend), never widens it
         self.curve_items: list[pg.PlotDataItem] = []
         self.bands: list[tuple[str, pg.FillBetweenItem]] = []
         self.lines: list[pg.InfiniteLine] = []
@@ -112,9 +113,14 @@ class CurvesView(pg.PlotWidget):
         self._band_keys: list[tuple[str, int]] = []
         self._line_keys: list[tuple[bool, int]] = []
         self._log = (False, False)
-        self._legend_shown = legend_at is not None
+        self._legend_shown = legend
         self.viewport = Viewport(self.plot.vb, points=True)
         self.plot.vb.setAutoVisible(y=True)  # y fits the curves' visible part
+        # never squeezed flat by its title and legend (the view keeps the room: fit_height)
+        self.plot.vb.setMinimumHeight(MIN_PLOT_HEIGHT * current_look().scale)
+        self._built = True
+        self._fit_legend()
+        self.scene().sigMouseMoved.connect(self._on_mouse_moved)
 
     def x_window(self, lo: int, hi: int) -> Window:
         """The visible window of the integer x extent ``lo … hi-1``, at screen resolution
@@ -218,8 +224,7 @@ class CurvesView(pg.PlotWidget):
                 self.plot.removeItem(item)
             self.lines = [self._line(line) for line in lines]
         self._line_keys = [(line.vertical, line.color) for line in lines]
-        # an empty legend is an empty box
-        self.legend.setVisible(self._legend_shown and bool(self.legend.items))
+        self._fit_legend()
         for axis, labels in (("bottom", x_labels), ("left", y_labels)):
             self.plot.getAxis(axis).setTicks(None if labels is None else [list(enumerate(labels))])
         if x_extent is None:
@@ -227,6 +232,84 @@ class CurvesView(pg.PlotWidget):
         else:
             self.viewport.show_extent(x_extent)
             self.plot.enableAutoRange(axis="y")
+
+    def resizeEvent(self, event: pg.QtGui.QResizeEvent) -> None:
+        if self._built:  # Qt resizes the widget while it is being built
+            self._fit_legend()
+        super().resizeEvent(event)
+        fit_height(self, self.centralWidget)
+
+    def _fit_legend(self) -> None:
+        """Show the legend (when it has entries) in as many columns as the view's width holds,
+        names too long for it elided (the full name is the entry's tooltip); an empty or
+        hidden legend takes no room."""
+        shown = self._legend_shown and bool(self.legend.items)
+        self.legend.setVisible(shown)
+        if not shown:
+            self.plot.layout.setRowFixedHeight(LEGEND_ROW, 0)
+            return
+        # The view's own width: the plot's may be held wide by the legend being fitted.
+        room = max(self.width() - self.plot.getAxis("left").width() - 8, 40.0)
+        metrics = QFontMetricsF(tick_font())
+        names = []
+        for _, label in self.legend.items:
+            if not label.toolTip():
+                label.setToolTip(label.text)
+            names.append(label.toolTip())
+        first_sample, first_label = self.legend.items[0]
+        # an entry: its sample, the spacing, the label's frame around its text, the text
+        frame = first_label.itemRect().width() - metrics.horizontalAdvance(first_label.text)
+        overhead = first_sample.boundingRect().width() + 12 + frame
+        widths = [overhead + metrics.horizontalAdvance(name) for name in names]
+        columns = len(widths)
+        while columns > 1 and _row_width(widths, columns) > room:
+            columns -= 1
+        # More columns of shorter names rather than a legend taller than its share, while
+        # each name keeps a few letters.
+        row_height = first_label.itemRect().height()
+        most_rows = max(1, int(self.height() * MAX_LEGEND_SHARE // row_height))
+        narrowest = overhead + metrics.horizontalAdvance("abcdefgh…")
+        columns = max(1, min(max(columns, -(-len(widths) // most_rows)), int(room // narrowest)))
+        columns = min(columns, len(widths))
+        limit = room / columns - overhead
+        for (_, label), name in zip(self.legend.items, names, strict=True):
+            shown_name = name
+            if _row_width(widths, columns) > room:
+                shown_name = metrics.elidedText(name, Qt.TextElideMode.ElideRight, limit)
+            if label.text != shown_name:
+                label.setText(shown_name)
+        if columns != self.legend.columnCount:
+            self.legend.setColumnCount(columns)
+        self.legend.layout.activate()
+        self.legend.updateSize()
+        self.plot.layout.setRowFixedHeight(LEGEND_ROW, self.legend.boundingRect().height())
+        # Entries added at full width may have widened the plot past the view: fit it again.
+        self.plot.setGeometry(self.range)
+        self.plot.layout.activate()
+        fit_height(self, self.plot)
+
+    def describe(self, x: float) -> str:
+        """Readout for data coordinate ``x``: each curve's point nearest to it (x and y)."""
+        parts = []
+        for item in self.curve_items[:MAX_READ_CURVES]:
+            xs, ys = item.getOriginalDataset()
+            if xs is None or len(xs) == 0:
+                continue
+            index = int(np.nanargmin(np.abs(np.asarray(xs, float) - x)))
+            name = item.name() or self.plot.getAxis("left").labelText
+            parts.append(f"{name}: {_number(xs[index])}, {_number(ys[index])}")
+        return " · ".join(parts)
+
+    def _on_mouse_moved(self, scene_pos: pg.QtCore.QPointF) -> None:
+        if not self.plot.vb.sceneBoundingRect().contains(scene_pos):
+            self.hovered.emit("")
+            return
+        x = self.plot.vb.mapSceneToView(scene_pos).x()
+        self.hovered.emit(self.describe(10.0**x if self._log[0] else x))
+
+    def leaveEvent(self, event: pg.QtCore.QEvent) -> None:
+        self.hovered.emit("")
+        super().leaveEvent(event)
 
     def _band_data(self, band: Band) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """x, low, high of a band in view coordinates: a fill's curves do not follow the plot's
@@ -277,7 +360,10 @@ class CurvesView(pg.PlotWidget):
             pen=pen(line.color, dashed=True, width=1.5),
             label=line.label,
             labelOpts={
-                "position": 0.08 if line.vertical else 0.75,
+                # Near the line's far end, on the side of the plot's centre, the text hanging
+                # towards the inside: never past the plot's edges onto the ticks or the title.
+                "position": 0.92 if line.vertical else 0.97,
+                "anchors": [(0, 0), (1, 0)] if line.vertical else [(1, 0), (1, 1)],
                 "color": current_look().colour(line.color),
                 "fill": current_look().legend_background,
             },
@@ -285,6 +371,15 @@ class CurvesView(pg.PlotWidget):
         item.setZValue(1)
         self.plot.addItem(item, ignoreBounds=False)
         return item
+
+
+def _number(value: float) -> str:
+    return f"{float(value):.6g}"
+
+
+def _row_width(widths: Sequence[float], columns: int) -> float:
+    """The width of a legend laid out in ``columns``: the widest entry of each column."""
+    return sum(max(widths[start::columns]) for start in range(columns))
 
 
 def _span_keys(spans: Sequence[Span]) -> list[tuple[str, int | str]]:

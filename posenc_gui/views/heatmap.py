@@ -13,8 +13,10 @@ from posenc_gui.views.style import (
     CYCLIC,
     DIVERGING,
     SEQUENTIAL,
+    CompactAxis,
     colormap,
     current_look,
+    fit_height,
     style_plot,
     tick_font,
 )
@@ -44,8 +46,10 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         value_name: str,
         *,
         colormap_role: str = DIVERGING,
+        square: bool = False,
         parent: pg.QtWidgets.QWidget | None = None,
     ) -> None:
+        """``square``: both axes are positions, and cells are drawn square."""
         super().__init__(parent)
         self._names = (x_name, y_name, value_name)
         self.plot = self.addPlot()
@@ -54,6 +58,9 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         for side in ("bottom", "left"):  # no grid: the axis lines over the image's edge
             self.plot.getAxis(side).setZValue(0.5)
         self.plot.invertY(True)  # position 0 at the top, as in the papers' figures
+        # Square cells: the view shows the whole image and widens the other axis's range
+        # (so the data's range cannot also be its limits: the viewport leaves them open).
+        self.plot.vb.setAspectLocked(square)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)
         self.mask = pg.ImageItem(axisOrder="row-major")
@@ -67,8 +74,7 @@ class HeatmapView(pg.GraphicsLayoutWidget):
             label=value_name,
             interactive=False,
         )
-        self.colorbar.axis.setTickFont(tick_font())
-        self.colorbar.axis.setWidth(None)  # pyqtgraph fixes 45 px: too narrow for "-0.5" at 10 pt
+        self._compact_colorbar_axis()
         # The title spans the colorbar's columns too: over the image column alone its width
         # would set the plot's minimum width and push the colorbar out of a narrow view.
         layout = self.plot.layout
@@ -79,7 +85,7 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self._levels: tuple[float, float] | None = None
         self._ticks: tuple[list | None, list | None] | None = None
         self.plot.vb.sigResized.connect(self._set_ticks)
-        self.viewport = Viewport(self.plot.vb, points=False)
+        self.viewport = Viewport(self.plot.vb, points=False, bounded=not square)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
 
     def windows(self, cols: int, rows: int) -> tuple[Window, Window]:
@@ -130,21 +136,43 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self._row_labels = None if row_labels is None else list(row_labels)
         self._set_ticks()
 
+    def _compact_colorbar_axis(self) -> None:
+        """The colorbar's value axis as a CompactAxis (tick labels kept apart and within the
+        bar's ends, where they would run into the title), set up as pyqtgraph set its own."""
+        bar = self.colorbar
+        bar.setAxisItems({"right": CompactAxis("right")})
+        axis = bar.axis = bar.getAxis("right")
+        axis.setZValue(0.5)
+        axis.setStyle(showValues=True)
+        axis.unlinkFromView()
+        axis.setRange(*bar.values)
+        axis.setTickFont(tick_font())
+
+    def resizeEvent(self, event: pg.QtGui.QResizeEvent) -> None:
+        super().resizeEvent(event)
+        fit_height(self, self.centralWidget)
+
     def _set_ticks(self) -> None:
         """Cell-centred ticks, every n-th where the view is too small for all (recomputed on
         resize); set only when they change."""
         scale = current_look().scale
         digits = len(str(int(self.x_edges[-1])))
-        left = _centre_ticks(
-            self.y_edges, self._row_labels, _stride(self.plot.vb.height(), 16 * scale)
-        )
-        bottom = _centre_ticks(
-            self.x_edges, None, _stride(self.plot.vb.width(), (8 * digits + 8) * scale)
-        )
+        width, height = self._drawn_size()
+        left = _centre_ticks(self.y_edges, self._row_labels, _stride(height, 16 * scale))
+        bottom = _centre_ticks(self.x_edges, None, _stride(width, (8 * digits + 8) * scale))
         if (left, bottom) != self._ticks:
             self._ticks = (left, bottom)
             self.plot.getAxis("left").setTicks(left)
             self.plot.getAxis("bottom").setTicks(bottom)
+
+    def _drawn_size(self) -> tuple[float, float]:
+        """The image's width and height on screen, in pixels (less than the plot's when
+        square cells leave room beside it)."""
+        box = self.plot.vb
+        (x0, x1), (y0, y1) = box.viewRange()
+        width = box.width() * (self.x_edges[-1] - self.x_edges[0]) / max(x1 - x0, 1e-12)
+        height = box.height() * (self.y_edges[-1] - self.y_edges[0]) / max(y1 - y0, 1e-12)
+        return min(width, box.width()), min(height, box.height())
 
     def _levels_for(self, values: np.ndarray) -> tuple[float, float]:
         """Levels from the data, and a map by what it is: signed data on the diverging map
@@ -182,6 +210,10 @@ class HeatmapView(pg.GraphicsLayoutWidget):
             f"{y_name} {_span(self.y_edges, row)} · {x_name} {_span(self.x_edges, col)}"
             f" · {value_name} {shown}"
         )
+
+    def leaveEvent(self, event: pg.QtCore.QEvent) -> None:
+        self.hovered.emit("")
+        super().leaveEvent(event)
 
     def _on_mouse_moved(self, scene_pos: QPointF) -> None:
         if self.plot.sceneBoundingRect().contains(scene_pos):

@@ -29,7 +29,7 @@ class PatternView(CurvesView):
         self, title: str, x_label: str, *, parent: pg.QtWidgets.QWidget | None = None
     ) -> None:
         # the left axis names the rows: no legend; the curves keep the names for export
-        super().__init__(title, x_label, "", legend_at=None, parent=parent)
+        super().__init__(title, x_label, "", legend=False, parent=parent)
         self.plot.setMouseEnabled(y=False)  # rows are categories
         self.plot.invertY(True)
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 
-from posenc_gui.views.style import current_look, pen, set_title
+from posenc_gui.views.style import current_look, pen, set_title, wrap_title
 
 CIRCLE = np.exp(1j * np.linspace(0, 2 * np.pi, 181))
 
@@ -53,6 +53,7 @@ class RotationView(pg.GraphicsLayoutWidget):
         plot = self.addPlot(row=row, col=col)
         plot.setAspectLocked(True)
         plot.hideButtons()
+        wrap_title(plot)
         plot.setMouseEnabled(x=False, y=False)
         plot.hideAxis("left")  # the circle is the scale; axes would crowd the small multiples
         plot.hideAxis("bottom")

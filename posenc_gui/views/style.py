@@ -7,11 +7,13 @@ changes.
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtGui import QColor, QFont, QGuiApplication, QPainter, QPen
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QGuiApplication, QPainter, QPen
 
 from posenc_gui.choices import THEMES
 
@@ -139,7 +141,19 @@ class CompactAxis(pg.AxisItem):
         if specs is None:
             return None
         axis, ticks, texts = specs
-        return axis, [(self._opaque_pen(pen), a, b) for pen, a, b in ticks], texts
+        # no label past the axis's ends: there it runs into the title or out of the view
+        ends = self.mapRectFromParent(self.geometry())
+        horizontal = self.orientation in ("top", "bottom")
+        inside = [
+            (rect, flags, text)
+            for rect, flags, text in texts
+            if (
+                ends.left() <= rect.left() and rect.right() <= ends.right()
+                if horizontal
+                else ends.top() <= rect.top() and rect.bottom() <= ends.bottom()
+            )
+        ]
+        return axis, [(self._opaque_pen(pen), a, b) for pen, a, b in ticks], apart(inside)
 
     def _opaque_pen(self, pen: QPen) -> QPen:
         colour = pen.color()
@@ -163,10 +177,44 @@ class CompactAxis(pg.AxisItem):
             self._opaque[key] = opaque
         return self._opaque[key]
 
+    def labelString(self) -> str:
+        """The axis label elided to the axis's length (the full label is its tooltip)."""
+        style = ";".join(f"{key}: {value}" for key, value in self.labelStyle.items())
+        return f"<span style='{style}'>{self._fitted_label()}</span>"
+
+    def _fitted_label(self) -> str:
+        length = self.width() if self.orientation in ("top", "bottom") else self.height()
+        if length <= 0:
+            return self.labelText
+        font = tick_font()
+        points = str(self.labelStyle.get("font-size", "")).removesuffix("pt")
+        if points:
+            font.setPointSizeF(float(points))
+        metrics = QFontMetricsF(font)
+        room = length - 12  # the label's text frame
+        fitted = metrics.elidedText(self.labelText, Qt.TextElideMode.ElideRight, room)
+        self.setToolTip(self.labelText if fitted != self.labelText else "")
+        return fitted
+
+    def resizeEvent(self, ev: Any = None) -> None:
+        if self.label is not None and self.labelText:
+            self.label.setHtml(self.labelString())
+        super().resizeEvent(ev)
+
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
         if max((abs(v) for v in values), default=0) < 10_000:
             return super().tickStrings(values, scale, spacing)
         return [_compact(v * scale) for v in values]
+
+
+def apart(texts: list[tuple[QRectF, Any, str]]) -> list[tuple[QRectF, Any, str]]:
+    """Tick labels without those that would overlap one drawn before them (pyqtgraph lists
+    the major ticks' labels first, so those stay; log axes label minor ticks too)."""
+    kept: list[tuple[QRectF, Any, str]] = []
+    for text in texts:
+        if not any(text[0].intersects(other[0]) for other in kept):
+            kept.append(text)
+    return kept
 
 
 def _compact(value: float) -> str:
@@ -188,21 +236,61 @@ def set_title(plot: pg.PlotItem, title: str, points: float = 12) -> None:
 
 class ShrinkableTitle(pg.LabelItem):
     """A plot title that never sets the plot's minimum width: in a narrow view (presentation
-    mode, say) a title wider than the view is clipped instead of pushing the plot out of it."""
+    mode, say) a title wider than the view wraps onto more lines, and its row of the plot's
+    layout grows to hold them."""
+
+    def __init__(self, text: str, *, parent: pg.PlotItem) -> None:
+        super().__init__(text, parent=parent)
+        self._plot = parent
+        option = self.item.document().defaultTextOption()
+        option.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.item.document().setDefaultTextOption(option)
 
     def updateMin(self) -> None:
         super().updateMin()
         self.setMinimumWidth(0)
 
+    def resizeEvent(self, ev: Any) -> None:
+        width = self.width()
+        self.item.setTextWidth(-1)  # the text's natural width, on one line
+        if 0 < width < self.item.boundingRect().width():
+            self.item.setTextWidth(width)
+        super().resizeEvent(ev)
+        height = self.itemRect().height() if self.isVisible() else 0.0
+        if hasattr(self, "_plot") and abs(self.maximumHeight() - height) > 0.5:
+            self.setMaximumHeight(height)
+            self._plot.layout.setRowFixedHeight(0, height)
 
-def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> None:
-    """Title, axis labels and readable tick fonts for one plot."""
+
+def pen(color: int | str, *, dashed: bool = False, width: float = 2.0) -> pg.QtGui.QPen:
+    """A curve pen: ``color`` is a palette index or a colour name; wider in presentation."""
+    style = pg.QtCore.Qt.PenStyle.DashLine if dashed else pg.QtCore.Qt.PenStyle.SolidLine
+    if isinstance(color, int):
+        color = current_look().colour(color)
+    return pg.mkPen(color, width=width * current_look().scale, style=style)
+
+
+def wrap_title(plot: pg.PlotItem) -> None:
+    """Give ``plot`` a title that wraps to its width (``ShrinkableTitle``)."""
     default_title = plot.titleLabel
     plot.layout.removeItem(default_title)
     if default_title.scene() is not None:
         default_title.scene().removeItem(default_title)
     plot.titleLabel = ShrinkableTitle("", parent=plot)
     plot.layout.addItem(plot.titleLabel, 0, 1)
+
+
+def fit_height(view: pg.GraphicsView, item: pg.GraphicsWidget) -> None:
+    """Keep ``view`` no shorter than its ``item`` needs for its texts (title, axes, legend):
+    a page that cannot give it that much stacks or scrolls rather than clipping them."""
+    need = math.ceil(item.effectiveSizeHint(Qt.SizeHint.MinimumSize).height())
+    if view.minimumHeight() != need:
+        view.setMinimumHeight(need)
+
+
+def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> None:
+    """Title, axis labels and readable tick fonts for one plot."""
+    wrap_title(plot)
     set_title(plot, title)
     plot.setAxisItems({"bottom": CompactAxis("bottom"), "left": CompactAxis("left")})
     for side, label in (("bottom", x_label), ("left", y_label)):
@@ -213,11 +301,3 @@ def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> Non
     plot.showGrid(x=True, y=True, alpha=0.15)
     for side in ("bottom", "left"):  # the axes draw the grid: behind the data, not over it
         plot.getAxis(side).setZValue(-1)
-
-
-def pen(color: int | str, *, dashed: bool = False, width: float = 2.0) -> pg.QtGui.QPen:
-    """A curve pen: ``color`` is a palette index or a colour name; wider in presentation."""
-    style = pg.QtCore.Qt.PenStyle.DashLine if dashed else pg.QtCore.Qt.PenStyle.SolidLine
-    if isinstance(color, int):
-        color = current_look().colour(color)
-    return pg.mkPen(color, width=width * current_look().scale, style=style)

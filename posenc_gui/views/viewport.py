@@ -47,8 +47,11 @@ class Viewport(QObject):
 
     changed = Signal()
 
-    def __init__(self, view_box: pg.ViewBox, *, points: bool) -> None:
+    def __init__(self, view_box: pg.ViewBox, *, points: bool, bounded: bool = True) -> None:
+        """``bounded``: the user cannot pan or zoom out past the data (an aspect-locked view
+        must be free to show more than the data on one axis)."""
         super().__init__(view_box)
+        self.bounded = bounded
         self.view_box = view_box
         # Curves draw points at integer x (shown from lo − ½ to hi − ½); heatmaps draw cells
         # [i, i + 1) (shown from lo to hi).
@@ -99,7 +102,8 @@ class Viewport(QObject):
         limits = {"xMin": x_shown[0], "xMax": x_shown[1]}
         if y_extent is not None:
             limits |= {"yMin": y_extent[0], "yMax": y_extent[1]}
-        self.view_box.setLimits(**limits)
+        if self.bounded:
+            self.view_box.setLimits(**limits)
         self.view_box.setRange(xRange=x_shown, yRange=y_extent, padding=0)
 
 

@@ -384,8 +384,8 @@
       <translation>(c) 相似度 {0}</translation>
     </message>
     <message>
-      <source>Σ cos(k·ω_i) (closed form)</source>
-      <translation>Σ cos(k·ω_i)（闭式解）</translation>
+      <source>Σᵢ cos(k·ωᵢ) (closed form)</source>
+      <translation>Σᵢ cos(k·ωᵢ)（闭式解）</translation>
     </message>
     <message>
       <source>dimensions must be in [0, {0}]; others are skipped</source>
@@ -424,6 +424,26 @@
       <translation>相似度（k = 0 时为 1）</translation>
     </message>
     <message>
+      <source>none (plain RoPE)</source>
+      <translation>无（原始 RoPE）</translation>
+    </message>
+    <message>
+      <source>linear / position interpolation</source>
+      <translation>线性 / 位置插值</translation>
+    </message>
+    <message>
+      <source>NTK-aware (static)</source>
+      <translation>NTK-aware（静态）</translation>
+    </message>
+    <message>
+      <source>dynamic NTK</source>
+      <translation>动态 NTK</translation>
+    </message>
+    <message>
+      <source>proportional (Gemma 4)</source>
+      <translation>比例式（Gemma 4）</translation>
+    </message>
+    <message>
       <source>kept</source>
       <translation>保持</translation>
     </message>
@@ -452,8 +472,8 @@
       <translation>波长（位置数）</translation>
     </message>
     <message>
-      <source>(b) θ'_i / θ_i per pair</source>
-      <translation>(b) 每对通道的 θ'_i / θ_i</translation>
+      <source>(b) θ′ᵢ / θᵢ per pair</source>
+      <translation>(b) 每对通道的 θ′ᵢ / θᵢ</translation>
     </message>
     <message>
       <source>ratio</source>
@@ -500,8 +520,8 @@
       <translation>，不旋转 {0} 对</translation>
     </message>
     <message>
-      <source>original 2π/θ_i</source>
-      <translation>原始 2π/θ_i</translation>
+      <source>original 2π/θᵢ</source>
+      <translation>原始 2π/θᵢ</translation>
     </message>
     <message>
       <source>original</source>
@@ -578,26 +598,6 @@
     <message>
       <source>every layer</source>
       <translation>所有层</translation>
-    </message>
-    <message>
-      <source>none (plain RoPE)</source>
-      <translation>无（原始 RoPE）</translation>
-    </message>
-    <message>
-      <source>linear / position interpolation</source>
-      <translation>线性 / 位置插值</translation>
-    </message>
-    <message>
-      <source>NTK-aware (static)</source>
-      <translation>NTK-aware（静态）</translation>
-    </message>
-    <message>
-      <source>dynamic NTK</source>
-      <translation>动态 NTK</translation>
-    </message>
-    <message>
-      <source>proportional (Gemma 4)</source>
-      <translation>比例式（Gemma 4）</translation>
     </message>
     <message>
       <source>Context extension</source>
@@ -1028,8 +1028,8 @@
       <translation>T5、mT5、Flan-T5</translation>
     </message>
     <message>
-      <source>A fixed linear penalty −m_h·|i − j| per head on the logits; no embedding</source>
-      <translation>每个头在 logits 上施加固定线性惩罚 −m_h·|i − j|；无需嵌入</translation>
+      <source>A fixed linear penalty −mₕ·|i − j| per head on the logits; no embedding</source>
+      <translation>每个头在 logits 上施加固定线性惩罚 −mₕ·|i − j|；无需嵌入</translation>
     </message>
     <message>
       <source>Strong: extrapolates beyond the training length</source>
@@ -1128,8 +1128,8 @@
       <translation>头 h</translation>
     </message>
     <message>
-      <source>slope m_h</source>
-      <translation>斜率 m_h</translation>
+      <source>slope mₕ</source>
+      <translation>斜率 mₕ</translation>
     </message>
     <message>
       <source>(d) ALiBi bias, head 0</source>
@@ -1144,16 +1144,16 @@
       <translation>(d) ALiBi 偏置随距离变化</translation>
     </message>
     <message>
-      <source>bias −m_h·|i − j|</source>
-      <translation>偏置 −m_h·|i − j|</translation>
+      <source>bias −mₕ·|i − j|</source>
+      <translation>偏置 −mₕ·|i − j|</translation>
     </message>
     <message>
-      <source>(e) Content q_i·k_j/√d</source>
-      <translation>(e) 内容项 q_i·k_j/√d</translation>
+      <source>(e) Content qᵢ·kⱼ/√d</source>
+      <translation>(e) 内容项 qᵢ·kⱼ/√d</translation>
     </message>
     <message>
-      <source>(e) Bias b_r(i,j)</source>
-      <translation>(e) 偏置 b_r(i,j)</translation>
+      <source>(e) Bias b(r(i, j))</source>
+      <translation>(e) 偏置 b(r(i, j))</translation>
     </message>
     <message>
       <source>(e) Sum</source>
@@ -1244,8 +1244,8 @@
       <translation>RoPE 随机 q：均值</translation>
     </message>
     <message>
-      <source>Rotates each channel pair of q and k by m·θ_i; q·k depends on j − i only</source>
-      <translation>把 q 与 k 的每对通道旋转 m·θ_i；q·k 只取决于 j − i</translation>
+      <source>Rotates each channel pair of q and k by m·θᵢ; q·k depends on j − i only</source>
+      <translation>把 q 与 k 的每对通道旋转 m·θᵢ；q·k 只取决于 j − i</translation>
     </message>
     <message>
       <source>Fair; extended by interpolation, NTK, YaRN, Llama 3 scaling, LongRoPE</source>
@@ -1284,8 +1284,8 @@
       <translation>播放</translation>
     </message>
     <message>
-      <source>(a) Angle m·θ_i mod 2π</source>
-      <translation>(a) 角度 m·θ_i mod 2π</translation>
+      <source>(a) Angle m·θᵢ mod 2π</source>
+      <translation>(a) 角度 m·θᵢ mod 2π</translation>
     </message>
     <message>
       <source>position m</source>
@@ -1296,8 +1296,8 @@
       <translation>值</translation>
     </message>
     <message>
-      <source>(e) Wavelength 2π/θ_i per pair</source>
-      <translation>(e) 每对通道的波长 2π/θ_i</translation>
+      <source>(e) Wavelength 2π/θᵢ per pair</source>
+      <translation>(e) 每对通道的波长 2π/θᵢ</translation>
     </message>
     <message>
       <source>(c) Relative invariance: shift both by t</source>

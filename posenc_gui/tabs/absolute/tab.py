@@ -66,7 +66,11 @@ class AbsoluteTab(Tab):
         )
         self.wave_view = CurvesView(tr("(b) Waveforms PE[:, i]"), tr("position"), tr("PE"))
         self.similarity_view = HeatmapView(
-            tr("(c) Similarity PE·PEᵀ"), tr("position"), tr("position"), tr("similarity")
+            tr("(c) Similarity PE·PEᵀ"),
+            tr("position"),
+            tr("position"),
+            tr("similarity"),
+            square=True,
         )
         self.offset_view = CurvesView(
             tr("(d) PE(p)·PE(p+k) against distance k"), tr("distance k"), tr("similarity")
@@ -202,7 +206,7 @@ class AbsoluteTab(Tab):
         self.offset_view.set_curves(
             [
                 Curve(
-                    tr("Σ cos(k·ω_i) (closed form)"),
+                    tr("Σᵢ cos(k·ωᵢ) (closed form)"),
                     frame.closed_form_offsets,
                     frame.closed_form,
                     dashed=True,

@@ -75,8 +75,8 @@ class CompareTab(Tab):
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.add_view("similarity", self.similarity_view, 0, 0)
         self.views.addWidget(self.table, 1, 0)
-        self.views.setRowStretch(0, 1)
-        self.views.setRowStretch(1, 1)
+        self.views.setRowStretch(0, 3)  # the figure first; the table scrolls
+        self.views.setRowStretch(1, 2)
 
         for control in self.setting_controls.values():
             control.valueChanged.connect(self._fit_minimums)

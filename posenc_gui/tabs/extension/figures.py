@@ -12,6 +12,16 @@ from posenc_gui.views import Curve, CurvesView, Line, Span
 
 # palette: green, orange, blue, and the text colour for pairs that never turn
 REGION_COLOURS = {KEPT: 3, BLENDED: 5, INTERPOLATED: 1, STILL: 0}
+METHOD_LABELS = {
+    "default": N_("none (plain RoPE)"),
+    "linear": N_("linear / position interpolation"),
+    "ntk": N_("NTK-aware (static)"),
+    "dynamic": N_("dynamic NTK"),
+    "yarn": "YaRN",
+    "llama3": "Llama 3",
+    "longrope": "LongRoPE",
+    "proportional": N_("proportional (Gemma 4)"),
+}
 REGION_LABELS = {
     KEPT: N_("kept"),
     BLENDED: N_("blended"),
@@ -38,31 +48,22 @@ class ExtensionFigures:
 
     def __init__(self) -> None:
         self.wavelength_view = CurvesView(
-            tr("(a) Wavelength per pair"),
-            tr("pair i"),
-            tr("wavelength (positions)"),
-            legend_at="top left",
+            tr("(a) Wavelength per pair"), tr("pair i"), tr("wavelength (positions)")
         )
         self.wavelength_view.set_log(y=True)
-        self.ratio_view = CurvesView(
-            tr("(b) θ'_i / θ_i per pair"), tr("pair i"), tr("ratio"), legend_at="bottom left"
-        )
+        self.ratio_view = CurvesView(tr("(b) θ′ᵢ / θᵢ per pair"), tr("pair i"), tr("ratio"))
         self.ratio_view.set_log(y=True)
         self.decay_view = CurvesView(
             tr("(c) Decay of q·k (q = k = 1)"), tr("distance"), tr("score")
         )
         self.angle_view = CurvesView(
-            tr("(d) Angle budget per pair"),
-            tr("pair i"),
-            tr("largest angle (rad)"),
-            legend_at="top right",
+            tr("(d) Angle budget per pair"), tr("pair i"), tr("largest angle (rad)")
         )
         self.angle_view.set_log(y=True)
         self.dynamic_view = CurvesView(
             tr("(f) Dynamic NTK: base against sequence length"),
             tr("sequence length"),
             tr("effective base"),
-            legend_at="top left",
         )
 
     def draw(self, frame: ExtensionFrame) -> None:
@@ -80,9 +81,9 @@ class ExtensionFigures:
         ]
         self.wavelength_view.set_curves(
             [
-                Curve(tr("original 2π/θ_i"), frame.pairs, frame.wavelength_original, dashed=True),
+                Curve(tr("original 2π/θᵢ"), frame.pairs, frame.wavelength_original, dashed=True),
                 Curve(
-                    f"{s.method} 2π/θ'_i",
+                    tr(METHOD_LABELS[s.method]) + " 2π/θ′ᵢ",
                     frame.pairs[turning],
                     frame.wavelength_scaled[turning],
                     color=1,
@@ -116,7 +117,7 @@ class ExtensionFigures:
             [
                 Curve(tr("original"), frame.distances, frame.decay_original, dashed=True),
                 Curve(
-                    tr("{0} (× attention factor²)").format(s.method),
+                    tr("{0} (× attention factor²)").format(tr(METHOD_LABELS[s.method])),
                     frame.distances,
                     frame.decay_scaled,
                     color=1,

@@ -37,7 +37,6 @@ class ModelLayers:
             tr("(g) Wavelength per pair, each layer type"),
             tr("pair i"),
             tr("wavelength (positions)"),
-            legend_at="bottom right",  # under the slowest pairs' curves: empty
         )
         self.wavelength_view.set_log(y=True)
         self.pattern_view = PatternView(tr("(h) Layer pattern"), tr("layer"))

@@ -16,22 +16,12 @@ from posenc_gui.presets import ROPE_KINDS, Preset
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.extension import SPEC
 from posenc_gui.tabs.extension.compute import ExtensionFrame, ExtensionParams, compute_extension
-from posenc_gui.tabs.extension.figures import ExtensionFigures, readout_text
+from posenc_gui.tabs.extension.figures import METHOD_LABELS, ExtensionFigures, readout_text
 from posenc_gui.tabs.extension.layers import ModelLayers
 
 CONTEXT_RANGE = (16.0, float(2**24))  # Llama 4 Scout: 10,485,760
 SWEEP_MS = 40
 SWEEP_FRAMES = 200
-METHOD_LABELS = {
-    "default": N_("none (plain RoPE)"),
-    "linear": N_("linear / position interpolation"),
-    "ntk": N_("NTK-aware (static)"),
-    "dynamic": N_("dynamic NTK"),
-    "yarn": "YaRN",
-    "llama3": "Llama 3",
-    "longrope": "LongRoPE",
-    "proportional": N_("proportional (Gemma 4)"),
-}
 # Which L0 a method reads from config.json, as transformers does.
 READS_ORIGINAL = ("llama3", "yarn", "longrope")
 

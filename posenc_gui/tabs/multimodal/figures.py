@@ -59,7 +59,7 @@ class MultimodalFigures:
             tr("(e) Position id of each token, per axis"),
             tr("token"),
             tr("position id"),
-            legend_at=None,  # no corner stays empty: the title names the axes
+            legend=False,  # the title names the axes
         )
         self.id_strip.setMaximumHeight(int(300 * current_look().scale))
         self.score_view = HeatmapView(
@@ -68,9 +68,10 @@ class MultimodalFigures:
             tr("patch row"),
             tr("score"),
             colormap_role=SEQUENTIAL,
+            square=True,
         )
         self.profile_view = CurvesView(
-            tr("(g) Along the query's row"), tr("Δ column"), tr("score"), legend_at=None
+            tr("(g) Along the query's row"), tr("Δ column"), tr("score"), legend=False
         )
 
     def draw(self, frame: MultimodalFrame) -> None:

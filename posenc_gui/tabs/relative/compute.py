@@ -294,7 +294,7 @@ COMPARE = (
     Entry(
         N_("ALiBi"),
         (
-            N_("A fixed linear penalty −m_h·|i − j| per head on the logits; no embedding"),
+            N_("A fixed linear penalty −mₕ·|i − j| per head on the logits; no embedding"),
             N_("Strong: extrapolates beyond the training length"),
             N_("Low: a fixed bias per head, no parameters"),
             N_("BLOOM, MPT"),

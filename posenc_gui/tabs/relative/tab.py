@@ -123,7 +123,7 @@ class RelativeTab(Tab):
             self.controls.addRow(widget)
 
         self.distance_view = HeatmapView(
-            tr("(a) Relative distance j − i"), tr("key j"), tr("query i"), "j − i"
+            tr("(a) Relative distance j − i"), tr("key j"), tr("query i"), "j − i", square=True
         )
         self.table_view = HeatmapView(
             tr("(b) Sinusoidal relative table R[i, j, :]"),
@@ -137,33 +137,34 @@ class RelativeTab(Tab):
             tr("query i"),
             tr("bucket"),
             colormap_role=SEQUENTIAL,
+            square=True,
         )
         self.bucket_curve_view = CurvesView(
-            tr("(c) T5 bucket against distance"), "j − i", tr("bucket"), legend_at="top left"
+            tr("(c) T5 bucket against distance"), "j − i", tr("bucket")
         )
-        self.slope_view = CurvesView(tr("(d) ALiBi slope per head"), tr("head h"), tr("slope m_h"))
+        self.slope_view = CurvesView(tr("(d) ALiBi slope per head"), tr("head h"), tr("slope mₕ"))
         self.alibi_view = HeatmapView(
-            tr("(d) ALiBi bias, head 0"), tr("key j"), tr("query i"), tr("bias")
+            tr("(d) ALiBi bias, head 0"), tr("key j"), tr("query i"), tr("bias"), square=True
         )
         self.alibi_curve_view = CurvesView(
-            tr("(d) ALiBi bias against distance"),
-            "i − j",
-            tr("bias −m_h·|i − j|"),
-            legend_at="bottom left",
+            tr("(d) ALiBi bias against distance"), "i − j", tr("bias −mₕ·|i − j|")
         )
         self.content_view = HeatmapView(
-            tr("(e) Content q_i·k_j/√d"), tr("key j"), tr("query i"), tr("score")
+            tr("(e) Content qᵢ·kⱼ/√d"), tr("key j"), tr("query i"), tr("score"), square=True
         )
         self.bias_view = HeatmapView(
-            tr("(e) Bias b_r(i,j)"), tr("key j"), tr("query i"), tr("bias")
+            tr("(e) Bias b(r(i, j))"), tr("key j"), tr("query i"), tr("bias"), square=True
         )
-        self.total_view = HeatmapView(tr("(e) Sum"), tr("key j"), tr("query i"), tr("score"))
+        self.total_view = HeatmapView(
+            tr("(e) Sum"), tr("key j"), tr("query i"), tr("score"), square=True
+        )
         self.attention_view = HeatmapView(
             tr("(e) softmax over j"),
             tr("key j"),
             tr("query i"),
             tr("attention"),
             colormap_role=SEQUENTIAL,
+            square=True,
         )
         self.add_page(
             "distances",
@@ -276,7 +277,7 @@ class RelativeTab(Tab):
         p = self.parameters
         return (
             f"d_model {p.d_model.value()}, θ {p.theta.value():g}, "
-            f"{self.scheme.currentData()}; Shaw K {self.max_relative_position.value()}, "
+            f"{self.scheme.currentText()}; Shaw K {self.max_relative_position.value()}, "
             f"T5 {self.num_buckets.value()}/{self.max_distance.value()}, "
             f"ALiBi {self.n_heads.value()} heads"
         )
@@ -305,7 +306,7 @@ class RelativeTab(Tab):
         )
 
         heads = np.arange(1, p.n_heads + 1)
-        self.slope_view.set_curves([Curve("m_h", heads, frame.slopes, scatter=True)])
+        self.slope_view.set_curves([Curve("mₕ", heads, frame.slopes, scatter=True)])
         kind = tr("causal") if p.causal else tr("symmetric")
         set_title(self.alibi_view.plot, tr("(d) ALiBi head {0}, {1}").format(p.head, kind))
         _show(self.alibi_view, frame.alibi_matrix, square)
@@ -324,7 +325,7 @@ class RelativeTab(Tab):
         )
 
         window = np.arange(frame.window + 1)
-        set_title(self.bias_view.plot, tr("(e) Bias: {0}").format(p.scheme))
+        set_title(self.bias_view.plot, tr("(e) Bias: {0}").format(tr(SCHEME_LABELS[p.scheme])))
         for view, values in (
             (self.content_view, frame.content),
             (self.bias_view, frame.bias),

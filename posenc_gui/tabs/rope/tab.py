@@ -139,21 +139,15 @@ class RopeTab(Tab):
             self.controls.addRow(widget)
 
         self.table_view = HeatmapView(
-            tr("(a) Angle m·θ_i mod 2π"), tr("pair i"), tr("position m"), tr("value")
+            tr("(a) Angle m·θᵢ mod 2π"), tr("pair i"), tr("position m"), tr("value")
         )
         self.spectrum_view = CurvesView(
-            tr("(e) Wavelength 2π/θ_i per pair"),
-            tr("pair i"),
-            tr("wavelength (positions)"),
-            legend_at="top left",
+            tr("(e) Wavelength 2π/θᵢ per pair"), tr("pair i"), tr("wavelength (positions)")
         )
         self.spectrum_view.set_log(y=True)
         self.rotation_view = RotationView()
         self.invariance_view = CurvesView(
-            tr("(c) Relative invariance: shift both by t"),
-            tr("shift t"),
-            tr("score"),
-            legend_at="middle left",
+            tr("(c) Relative invariance: shift both by t"), tr("shift t"), tr("score")
         )
         self.decay_view = CurvesView(
             tr("(d) Long-term decay of q·k"), tr("relative distance n − m"), tr("score")
@@ -169,7 +163,6 @@ class RopeTab(Tab):
             tr("(f) Permutation P: half channel j holds interleaved channel P[j]"),
             tr("half-layout channel j"),
             tr("interleaved channel P[j]"),
-            legend_at="top left",
         )
         self.error_view = HeatmapView(
             tr("(g) log₁₀ |cos − cos₆₄|"),
@@ -179,10 +172,7 @@ class RopeTab(Tab):
             colormap_role=SEQUENTIAL,
         )
         self.error_curve_view = CurvesView(
-            tr("(g) Worst |cos − cos₆₄| over pairs"),
-            tr("position m"),
-            tr("|error|"),
-            legend_at="bottom right",
+            tr("(g) Worst |cos − cos₆₄| over pairs"), tr("position m"), tr("|error|")
         )
         self.error_curve_view.set_log(y=True)
         self.add_page(
@@ -336,11 +326,11 @@ class RopeTab(Tab):
         pairs = np.arange(len(frame.wavelengths))
         if p.table == "angle":
             self.table_view.set_colormap(CYCLIC)
-            set_title(self.table_view.plot, tr("(a) Angle m·θ_i mod 2π"))
+            set_title(self.table_view.plot, tr("(a) Angle m·θᵢ mod 2π"))
             levels = (0.0, 2 * np.pi)
         else:
             self.table_view.set_colormap(DIVERGING)
-            set_title(self.table_view.plot, f"(a) {p.table}(m·θ_i)")
+            set_title(self.table_view.plot, f"(a) {p.table}(m·θᵢ)")
             levels = (-1.0, 1.0)
         n_pairs = len(frame.wavelengths)
         self.table_view.set_data(
@@ -378,7 +368,7 @@ class RopeTab(Tab):
         self.invariance_view.set_curves(
             [
                 Curve(
-                    "(R_{m+t} q)·(R_{n+t} k)" + (tr(", first t of each pixel") if binned else ""),
+                    "(Rₘ₊ₜq)·(Rₙ₊ₜk)" + (tr(", first t of each pixel") if binned else ""),
                     frame.shifts,
                     frame.rotated_scores,
                 ),

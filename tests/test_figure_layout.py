@@ -1,0 +1,163 @@
+"""Figures that read at every window size: no clipped or overlapping text, legends off the
+data, square cells where both axes are positions, one notation, hover readouts on curves."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect
+from PySide6.QtWidgets import QApplication, QScrollArea
+
+from posenc_gui.views import CurvesView, HeatmapView
+from posenc_gui.views.style import Look
+from tests.conftest import FRAME_TIMEOUT_MS
+from tests.text_boxes import layout_problems, legend_problems, text_boxes
+
+SIZES = [(1280, 720), (1500, 950), (1920, 1080)]
+# TeX-like notation: θ'_i, R_{m+t}, m_h, q_i (the interface writes θ′ᵢ, Rₘ₊ₜ, mₕ, qᵢ)
+TEX_LIKE = re.compile(r"_\{|\^\{|'_|[A-Za-zθωΣ]_[a-z0-9]\b")
+
+
+def _drawn(qtbot, tab) -> None:
+    qtbot.wait(50)
+    qtbot.waitUntil(
+        lambda: tab.frame is not None and not tab.is_waiting(), timeout=FRAME_TIMEOUT_MS
+    )
+    qtbot.wait(100)  # layouts settle after a frame
+
+
+def every_page(window, qtbot) -> Iterator[tuple[str, str, object]]:
+    """``(tab, page, view)`` for every view of every page, each page in front and drawn."""
+    for index in range(window.tabs.count()):
+        tab = window.tab_at(index)
+        window.tabs.setCurrentIndex(index)
+        _drawn(qtbot, tab)
+        for page in tab.page_names() or [""]:
+            if page:
+                tab.show_page(page)
+                _drawn(qtbot, tab)
+            for name, view in tab.view_names().items():
+                if view.isVisible():
+                    yield tab.name, page, name, view
+
+
+@pytest.fixture
+def sized_window(qtbot, owned):
+    def make(size, *, presentation: bool):
+        from posenc_gui.window import MainWindow
+
+        win = owned(MainWindow(device="cpu", look=Look(presentation=presentation)))
+        win.resize(*size)
+        win.show()
+        return win
+
+    return make
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("presentation", [False, True], ids=["normal", "presentation"])
+def test_every_text_fits_at_every_window_size(sized_window, qtbot, presentation):
+    window = sized_window(SIZES[0], presentation=presentation)
+    problems = []
+    for size in SIZES:
+        window.resize(*size)
+        qtbot.wait(200)
+        for tab, page, name, view in every_page(window, qtbot):
+            where = f"{size[0]}×{size[1]} {tab}/{page}/{name}"
+            problems += [f"{where}: {problem}" for problem in layout_problems(view)]
+            # the figures scroll vertically where the window is too short for them, never across
+            placed = QRect(view.mapTo(window, QPoint(0, 0)), view.size())
+            if placed.left() < 0 or placed.right() > window.width():
+                problems.append(f"{where}: the view {placed} leaves the window")
+        assert (window.width(), window.height()) == size  # nothing pushed the window larger
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    "shared", [{}, {"seq_len": 2}, {"seq_len": 4096, "d_model": 1024, "head_dim": 256}]
+)
+def test_no_legend_lies_on_the_data(window, qtbot, shared):
+    for name, value in shared.items():
+        getattr(window.parameters, name).setValue(value)
+    problems, legends = [], 0
+    for tab, page, name, view in every_page(window, qtbot):
+        problems += [f"{tab}/{page}/{name}: {problem}" for problem in legend_problems(view)]
+        legends += any(box.kind == "legend" for box in text_boxes(view))
+    assert legends >= 10  # the views with legends were seen
+    assert not problems, "\n".join(problems)
+
+
+def test_a_legend_too_wide_for_its_view_wraps_into_columns_and_elides(window, qtbot):
+    view = window.tab("compare").similarity_view
+    window.tabs.setCurrentWidget(window.tab("compare"))
+    _drawn(qtbot, window.tab("compare"))
+    full = [label.toolTip() for _, label in view.legend.items]
+    window.resize(900, 700)
+    qtbot.wait(200)
+    shown = [label.text for _, label in view.legend.items]
+    assert view.legend.columnCount >= 1 and len(shown) == len(full)
+    assert any(text.endswith("…") and text != name for text, name in zip(shown, full, strict=True))
+    right = view.legend.sceneBoundingRect().right()
+    assert right <= view.width() + 1, (right, view.width())
+    assert not legend_problems(view)
+
+
+def test_cells_are_square_where_both_axes_are_positions(window, qtbot):
+    tab = window.tab("absolute")
+    _drawn(qtbot, tab)
+    similarity: HeatmapView = tab.similarity_view
+    rows, cols = similarity.image.image.shape
+    cell = similarity.image.mapRectToScene(similarity.image.boundingRect())
+    assert cell.width() / cols == pytest.approx(cell.height() / rows, abs=1.0)
+    table: HeatmapView = tab.table_view  # dimension × position: fills its view
+    rows, cols = table.image.image.shape
+    cell = table.image.mapRectToScene(table.image.boundingRect())
+    assert abs(cell.width() / cols - cell.height() / rows) > 1.0
+
+
+def test_the_interface_writes_one_notation(window, qtbot):
+    texts = [
+        box.text
+        for _tab, _page, _name, view in every_page(window, qtbot)
+        for box in text_boxes(view)
+    ]
+    assert any("θ′ᵢ" in text for text in texts) and any("mₕ" in text for text in texts)
+    assert not [text for text in texts if TEX_LIKE.search(text)]
+    bias_title = window.tab("relative").bias_view.plot.titleLabel.text
+    assert "t5" not in bias_title and "T5" in bias_title  # the scheme's name, not its key
+
+
+def test_hovering_a_curve_reads_the_nearest_point_of_each(window, qtbot):
+    tab = window.tab("absolute")
+    _drawn(qtbot, tab)
+    view: CurvesView = tab.wave_view
+    box = view.plot.vb
+    x, y = 10.0, 0.0
+    scene = box.mapViewToScene(QPointF(x, y))
+    view.scene().sigMouseMoved.emit(scene)
+    readout = window.findChild(type(window.hover_label), "hover").text()
+    names = [item.name() for item in view.curve_items]
+    assert all(name in readout for name in names)
+    xs, ys = view.curve_items[0].getOriginalDataset()
+    nearest = int(abs(xs - x).argmin())
+    assert f"{names[0]}: {xs[nearest]:.6g}, {ys[nearest]:.6g}" in readout
+    QApplication.sendEvent(view, QEvent(QEvent.Type.Leave))
+    assert window.hover_label.text() == ""
+    view.scene().sigMouseMoved.emit(scene)
+    assert window.hover_label.text()
+    window.tabs.setCurrentWidget(window.tab("rope"))  # a readout of a tab no longer shown
+    assert window.hover_label.text() == ""
+
+
+def test_a_view_too_short_for_its_texts_scrolls_instead_of_clipping(sized_window, qtbot):
+    window = sized_window((1280, 720), presentation=True)
+    tab = window.tab("absolute")
+    _drawn(qtbot, tab)
+    assert (window.width(), window.height()) == (1280, 720)
+    for view in tab.view_names().values():
+        assert view.height() >= view.minimumHeight() > 0
+        assert not layout_problems(view)
+    area = tab.findChild(QScrollArea, "figures")
+    assert area.verticalScrollBar().maximum() > 0  # the figures scroll
