@@ -54,8 +54,12 @@ def test_zoomed_bucket_matrix_is_exact(window, drive, tab):
         lambda: view.plot.vb.setRange(xRange=(2000, 2100), yRange=(1900, 1950), padding=0),
         channel="relative",
     )
+    # square cells: the view shows at least the asked range, one position per cell
+    rows, cols = view.y_edges.astype(int), view.x_edges.astype(int)
+    assert rows[0] <= 1900 and rows[-1] >= 1950 and cols[0] <= 2000 and cols[-1] >= 2100
+    assert np.all(np.diff(rows) == 1) and np.all(np.diff(cols) == 1)
     expected = relative.t5_bucket(
-        torch.arange(2000, 2100)[None, :] - torch.arange(1900, 1950)[:, None]
+        torch.from_numpy(cols[:-1])[None, :] - torch.from_numpy(rows[:-1])[:, None]
     ).numpy()
     np.testing.assert_array_equal(view.image.image, expected)
 

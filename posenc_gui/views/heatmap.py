@@ -85,6 +85,8 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self._levels: tuple[float, float] | None = None
         self._ticks: tuple[list | None, list | None] | None = None
         self.plot.vb.sigResized.connect(self._set_ticks)
+        # square cells: a resize reaches the image through the range the aspect lock sets
+        self.plot.vb.sigRangeChanged.connect(self._set_ticks)
         self.viewport = Viewport(self.plot.vb, points=False, bounded=not square)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
 

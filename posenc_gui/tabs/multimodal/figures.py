@@ -68,7 +68,6 @@ class MultimodalFigures:
             tr("patch row"),
             tr("score"),
             colormap_role=SEQUENTIAL,
-            square=True,
         )
         self.profile_view = CurvesView(
             tr("(g) Along the query's row"), tr("Δ column"), tr("score"), legend=False
