@@ -117,7 +117,9 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         diverging colormap); ``row_labels`` replace the left axis ticks (one per row).
         """
         rows, cols = values.shape
+        # edges and labels together: a range change below redraws the ticks from both
         self.x_edges, self.y_edges = _edges(x_edges, cols), _edges(y_edges, rows)
+        self._row_labels = None if row_labels is None else list(row_labels)
         if levels is None:
             levels = self._levels_for(values)
         self.image.setImage(values, autoLevels=False)
@@ -135,7 +137,6 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self.mask.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
         cols_total, rows_total = extent or (int(x1), int(y1))
         self.viewport.show_extent((0, cols_total), (0, rows_total))
-        self._row_labels = None if row_labels is None else list(row_labels)
         self._set_ticks()
 
     def _compact_colorbar_axis(self) -> None:
