@@ -3,6 +3,9 @@ as on screen or at a chosen size, or its image to the clipboard."""
 
 from __future__ import annotations
 
+import html
+import re
+
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -28,7 +31,8 @@ class ExportDialog(QDialog):
         self.setWindowTitle(tr("Export or copy a view"))
         self.tab = tab
         self.view = QComboBox(objectName="view")
-        self.view.addItems(sorted(tab.view_names()))
+        for name, view in sorted(tab.view_names().items()):
+            self.view.addItem(view_title(view, name), name)  # shown by its title
         self.scale = QComboBox(objectName="scale")
         for factor in SCALES:
             self.scale.addItem(f"{factor}×", factor)
@@ -70,8 +74,12 @@ class ExportDialog(QDialog):
         """The caption to draw under the figure, if one is asked for."""
         return self.tab.caption() if self.caption.isChecked() else None
 
+    def view_name(self) -> str:
+        """The chosen view's name (its file name and command-line name)."""
+        return str(self.view.currentData())
+
     def chosen_view(self) -> QWidget:
-        return self.tab.show_view(self.view.currentText())
+        return self.tab.show_view(self.view_name())
 
     def copy(self) -> None:
         """Put the chosen view's image on the clipboard and say so (a refusal in a dialog)."""
@@ -91,7 +99,7 @@ class ExportDialog(QDialog):
         """Ask where, then write the chosen view there (a refusal is shown in a dialog)."""
         filters = ";;".join(f"{suffix[1:].upper()} (*{suffix})" for suffix in FORMATS)
         path, _ = QFileDialog.getSaveFileName(
-            self, tr("Export the view"), f"{self.tab.name}-{self.view.currentText()}.png", filters
+            self, tr("Export the view"), f"{self.tab.name}-{self.view_name()}.png", filters
         )
         if path:
             try:
@@ -104,3 +112,11 @@ class ExportDialog(QDialog):
                 )
             except (OSError, ValueError) as exc:
                 QMessageBox.warning(self, tr("Not exported"), str(exc))
+
+
+def view_title(view: QWidget, name: str) -> str:
+    """A view as the interface names it: its plot's title as plain text, else ``name``."""
+    plot = getattr(view, "plot", None)
+    text = plot.titleLabel.text if plot is not None else ""
+    plain = html.unescape(re.sub(r"<[^>]+>", " ", text or ""))
+    return " ".join(plain.split()) or name

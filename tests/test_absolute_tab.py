@@ -12,7 +12,6 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QWidget
 
 from posenc_gui.encodings import binning, sinusoidal
-from posenc_gui.encodings.window import intersect
 from posenc_gui.tabs.absolute.compute import compute_absolute
 
 
@@ -110,9 +109,15 @@ def test_waveforms_and_offsets_are_exact_pixel_means(window, drive):
     np.testing.assert_allclose(x, [s + (n - 1) / 2 for s, n in runs])
     assert len(runs) < 7000  # one value per pixel, not per position
     k, by_offset = tab.offset_view.curve_items[1].getOriginalDataset()
-    k_bins = binning.runs(intersect(tab.frame.params.offset_x, 0, 7000))  # reference position p = 0
-    k_runs = list(zip(*(t.tolist() for t in k_bins), strict=True))
+    # the closed form's pixels, clipped to the k that exist from reference position p = 0
+    view_runs = zip(*(t.tolist() for t in binning.runs(tab.frame.params.offset_x)), strict=True)
+    k_runs = [
+        (max(s, 0), min(s + n, 7000) - max(s, 0)) for s, n in view_runs if s + n > 0 and s < 7000
+    ]
     np.testing.assert_allclose(k, [s + (n - 1) / 2 for s, n in k_runs])
+    closed_k, _ = tab.offset_view.curve_items[0].getOriginalDataset()
+    shared = np.intersect1d(closed_k, k)  # one grid: every pixel not clipped is the same pixel
+    assert len(shared) >= len(k) - 1
     omega = sinusoidal.frequencies(128)
     closed = [
         torch.cos(torch.arange(s, s + n)[:, None] * omega).sum(1).mean().item() for s, n in k_runs
@@ -240,3 +245,22 @@ def test_a_slow_frame_says_it_is_coming_and_the_sign_goes_with_the_frame(
         window.parameters.seq_len.setValue(77)
         qtbot.waitUntil(lambda: not tab.busy.isHidden(), timeout=2_000)  # after 150 ms
     assert tab.busy.isHidden() and tab.frame.params.seq_len == 77
+
+
+def test_pooled_waveforms_keep_their_amplitude_and_say_what_a_pixel_holds(window, drive):
+    tab = window.tab("absolute")
+    assert not tab.wave_view.bands and "pixel" not in tab.wave_view.plot.titleLabel.text
+    drive(window, lambda: window.parameters.seq_len.setValue(1 << 20))
+    (_, fill), *_ = tab.wave_view.bands  # dim 0 (ω = 1): its means are near 0, its band ±1
+    _, mean = tab.wave_view.curve_items[0].getOriginalDataset()
+    assert np.abs(mean).max() < 0.05
+    low, high = (curve.getData()[1] for curve in fill.curves)
+    assert low.max() < -0.99 and high.min() > 0.99
+    assert len(tab.wave_view.bands) == len(tab.frame.dimensions)
+    per_pixel = f"{tab.frame.wave_per_pixel:,}"
+    assert per_pixel in tab.wave_view.plot.titleLabel.text and tab.frame.wave_per_pixel > 100
+    for view in (tab.table_view, tab.similarity_view, tab.offset_view):
+        assert "the mean of" in view.plot.titleLabel.text
+    assert [label.text for _, label in tab.wave_view.legend.items] == [
+        f"dim {i}" for i in tab.frame.dimensions
+    ]  # one entry per curve: its band goes with it

@@ -292,7 +292,13 @@ def test_the_export_dialog_copies_and_says_so(window):
     dialog.copy()
     view = window.tab("compare").similarity_view
     assert QApplication.clipboard().image().width() == view.width()
-    assert dialog.windowTitle() == "Copied similarity to the clipboard"
+    assert dialog.windowTitle() == (
+        "Copied Similarity against distance, normalised to the clipboard"
+    )  # the view as the interface names it: its title
+    rope = ExportDialog(window.tab("rope"))
+    titles = [rope.view.itemText(i) for i in range(rope.view.count())]
+    assert "(e) Wavelength 2π/θᵢ per pair" in titles and "spectrum" not in titles
+    assert rope.view.findData("spectrum") >= 0  # the name stays its data (and its file name)
 
 
 def test_the_export_dialog_saves_what_is_chosen(window, tmp_path, monkeypatch):
@@ -305,7 +311,7 @@ def test_the_export_dialog_saves_what_is_chosen(window, tmp_path, monkeypatch):
         QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), ""))
     )
     dialog = ExportDialog(window.tab("rope"))
-    dialog.view.setCurrentText("decay")
+    dialog.view.setCurrentIndex(dialog.view.findData("decay"))
     dialog.caption.setChecked(True)
     dialog.save()
     assert window.tab("rope").caption() in target.read_text(encoding="utf-8")
@@ -328,7 +334,7 @@ def test_the_export_dialog_offers_sizes_and_refuses_a_bad_one(window, tmp_path, 
     sizes = [dialog.size_choice.itemText(i) for i in range(dialog.size_choice.count())]
     assert sizes[0] == "as on screen" and "1600×900" in sizes and "1920×1080" in sizes
     assert dialog.figure_size() is None
-    dialog.view.setCurrentText("decay")
+    dialog.view.setCurrentIndex(dialog.view.findData("decay"))
     dialog.size_choice.setCurrentText("1600×900")
     dialog.scale.setCurrentIndex(1)  # 2×
     dialog.save()

@@ -1,4 +1,5 @@
-"""docs/figures.sh: one view in both themes and both languages, as the README promises."""
+"""docs/figures.sh: one view in both themes, both languages and presentation mode, as the
+README promises."""
 
 from __future__ import annotations
 
@@ -24,10 +25,18 @@ def test_figures_script_makes_each_view_in_both_themes_and_languages(tmp_path, q
     assert result.returncode == 0, result.stderr
     images = {
         folder: QImage(str(tmp_path / folder / "compare-similarity.png"))
-        for folder in ("en-light", "en-dark", "zh_CN-light", "zh_CN-dark")
+        for folder in (
+            f"{lang}-{theme}{mode}"
+            for lang in ("en", "zh_CN")
+            for theme in ("light", "dark")
+            for mode in ("", "-presentation")
+        )
     }
     for folder, image in images.items():
         assert not image.isNull(), folder
         background = image.pixelColor(2, 2).lightnessF()
-        assert (background < 0.2) if folder.endswith("dark") else (background > 0.9), folder
+        dark = "-dark" in folder
+        assert (background < 0.2) if dark else (background > 0.9), folder
     assert images["en-light"] != images["zh_CN-light"]  # the labels differ
+    # presentation mode: the same figure in larger type and thicker lines
+    assert images["en-light"] != images["en-light-presentation"]

@@ -167,3 +167,26 @@ def test_an_odd_number_of_t5_buckets_draws_as_hugging_face_buckets_it(window, dr
     )
     assert tab.frame.params.num_buckets == 33 and tab.frame.buckets.values.shape == (64, 64)
     np.testing.assert_array_equal(tab.frame.buckets.values, expected.numpy())
+
+
+def test_t5_buckets_against_distance_are_an_exact_staircase_when_pooled(window, drive, tab):
+    drive(window, lambda: window.parameters.seq_len.setValue(200_000), channel="relative")
+    x, y = tab.bucket_curve_view.curve_items[0].getOriginalDataset()
+    assert len(x) < 2 * 64 + 2  # a staircase's corners, not a point per pixel
+    np.testing.assert_array_equal(y, np.round(y))  # bucket ids, never their means
+    exact = relative.t5_bucket(torch.from_numpy(x.astype(np.int64))).numpy()
+    np.testing.assert_array_equal(y, exact)  # each corner is the bucket at its distance
+    steps = relative.t5_bucket(torch.arange(-199_999, 200_000)).numpy()
+    assert len(x) == 2 * (np.count_nonzero(np.diff(steps)) + 1)  # every bucket's run drawn
+
+
+def test_a_pooled_bucket_matrix_shows_buckets_never_their_means(window, drive, tab):
+    drive(window, lambda: window.parameters.seq_len.setValue(50_000), channel="relative")
+    view = tab.bucket_view
+    values = view.image.image
+    assert values.shape[0] < 50_000 and view.cell_span()[0] > 1  # pooled
+    rows, cols = view.y_edges.astype(np.int64), view.x_edges.astype(np.int64)
+    centre = lambda edges: edges[:-1] + (np.diff(edges) - 1) // 2  # noqa: E731
+    distance = centre(cols)[None, :] - centre(rows)[:, None]
+    expected = relative.t5_bucket(torch.from_numpy(distance)).numpy()
+    np.testing.assert_array_equal(values, expected)  # whole bucket ids: the centre's bucket

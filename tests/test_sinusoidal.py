@@ -158,3 +158,29 @@ def test_a_control_of_one_absolute_view_recomputes_only_that_view():
     concat = compute_absolute(replace(first.params, layout="concat"), cpu)
     assert concat.similarity is first.similarity and concat.table is not first.table
     assert not np.array_equal(concat.table, first.table)
+
+
+@pytest.mark.parametrize(("seq_len", "max_bins"), [(1000, 300), (100_000, 300), (5, 5)])
+def test_extremes_bound_each_pixel_like_the_full_table(seq_len, max_bins):
+    channels = [0, 1, 2, 33, 127]
+    starts, counts = binning.bins(seq_len, max_bins)
+    low, high = sinusoidal.extremes_table(starts, counts, 128, channels=channels)
+    full = sinusoidal.encode(torch.arange(seq_len), 128, channels=channels, dtype=torch.float64)
+    runs = list(zip(starts.tolist(), counts.tolist(), strict=True))
+    least = torch.stack([full[s : s + n].amin(0) for s, n in runs])
+    largest = torch.stack([full[s : s + n].amax(0) for s, n in runs])
+    omega = sinusoidal.frequencies(128)[[c // 2 for c in channels]]
+    # exact over short runs; otherwise within the documented 1 − cos(ω/2), in practice 0.01
+    periods = counts[:, None] * omega[None, :] / (2 * math.pi)
+    bound = torch.where(periods < binning.EXTREME_PERIODS, 1e-12, 1 - torch.cos(omega / 2))
+    assert torch.all((low - least).abs() <= bound) and torch.all((high - largest).abs() <= bound)
+    assert (low - least).abs().max() < 0.01 and (high - largest).abs().max() < 0.01
+    assert torch.all(low <= largest + 1e-12) and torch.all(high >= least - 1e-12)
+
+
+def test_step_corners_draw_the_exact_staircase():
+    values = torch.tensor([3, 3, 3, 5, 5, 7])
+    x, y = binning.step_corners(values, start=-2)
+    assert x.tolist() == [-2, 0, 1, 2, 3, 3] and y.tolist() == [3, 3, 5, 5, 7, 7]
+    x, y = binning.step_corners(torch.tensor([4]), start=10)
+    assert x.tolist() == [10, 10] and y.tolist() == [4, 4]

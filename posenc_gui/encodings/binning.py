@@ -49,6 +49,38 @@ def mean_cos_sin(
     return ratio * torch.cos(phase), ratio * torch.sin(phase)
 
 
+EXTREME_PERIODS = 8  # periods of a run searched for the integers nearest its crests
+
+
+def sin_extremes(
+    starts: torch.Tensor, counts: torch.Tensor, omega: torch.Tensor, phase: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Least and largest ``sin(p ω + φ)`` over each run of integer positions ``p``: the
+    envelope a pixel draws around the mean, so a fast oscillation keeps its amplitude.
+
+    ``starts``, ``counts``: ``[B]``; ``omega``, ``phase``: ``[F]``. Returns two float64
+    ``[B, F]``. The candidates are the run's ends and the integers either side of each crest
+    (``p ω + φ = π/2 mod 2π``) and trough of its first EXTREME_PERIODS periods: exact for a run
+    shorter than that, and otherwise within ``1 − cos(ω/2)`` of the exact extremes (a period
+    holds an integer within ``ω/2`` of its crest), in practice far closer (the best of eight).
+    """
+    omega = omega.to(torch.float64)[None, :]
+    phase = phase.to(torch.float64)[None, :]
+    first = starts.to(torch.float64)[:, None]
+    last = first + counts.to(torch.float64)[:, None] - 1
+    start_angle = first * omega + phase
+    candidates = [first, last]
+    for peak in (torch.pi / 2, 3 * torch.pi / 2):
+        ahead = torch.remainder(peak - start_angle, 2 * torch.pi) / omega
+        for period in range(EXTREME_PERIODS):
+            crest = first + ahead + period * (2 * torch.pi) / omega
+            candidates += [torch.floor(crest), torch.ceil(crest)]
+    p = torch.stack([c.expand(-1, omega.shape[1]) for c in candidates])
+    p = torch.minimum(torch.maximum(p, first), last)  # a crest past the run's end: its end
+    values = torch.sin(p * omega + phase)
+    return values.amin(dim=0), values.amax(dim=0)
+
+
 def mean_phasor(starts: torch.Tensor, counts: torch.Tensor, inv_freq: torch.Tensor) -> torch.Tensor:
     """Mean of ``exp(i p ω)`` over each run of positions: complex128 ``[B, F]`` whose real part
     is the mean cosine and imaginary part the mean sine (see ``mean_cos_sin``)."""
@@ -65,6 +97,17 @@ def run_means(values: torch.Tensor, starts: torch.Tensor, counts: torch.Tensor) 
     ends = starts + counts
     shape = (-1,) + (1,) * (values.ndim - 1)
     return (total[ends] - total[starts]) / counts.double().reshape(shape)
+
+
+def step_corners(values: torch.Tensor, start: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """A step function's corners: ``values`` at ``x = start, start+1, …`` as the first and
+    last x of each run of equal values, with that value, ``[2S]`` each (S runs). Drawn as a
+    line it is the exact staircase at any zoom: categories (bucket ids) are never averaged."""
+    change = torch.nonzero(values[1:] != values[:-1]).flatten() + 1
+    begins = torch.cat((torch.zeros(1, dtype=torch.int64), change))
+    ends = torch.cat((change, torch.tensor([len(values)]))) - 1
+    x = torch.stack((begins, ends), dim=1).flatten() + start
+    return x, values[begins].repeat_interleave(2)
 
 
 def log_bins(start: int, stop: int, max_bins: int) -> tuple[torch.Tensor, torch.Tensor]:

@@ -20,7 +20,7 @@ from posenc_gui.encodings._checks import (
     check_even,
     check_int,
 )
-from posenc_gui.encodings.binning import mean_cos_sin, run_means
+from posenc_gui.encodings.binning import mean_cos_sin, run_means, sin_extremes
 
 LAYOUTS = ("interleaved", "concat")
 
@@ -171,6 +171,23 @@ def mean_table(
     cos, sin = mean_cos_sin(starts, counts, omega)
     column, is_cos = column.to(starts.device), is_cos.to(starts.device)
     return torch.where(is_cos, cos[:, column], sin[:, column])
+
+
+def extremes_table(
+    starts: torch.Tensor,
+    counts: torch.Tensor,
+    d_model: int,
+    base: float = 10000.0,
+    *,
+    layout: str = "interleaved",
+    channels: Sequence[int] | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Least and largest value of each table channel over runs of positions (see
+    ``binning.sin_extremes``: ``cos x = sin(x + π/2)``), two float64 ``[B, len(channels)]``."""
+    pair, is_cos = channel_layout(d_model, layout, channels)
+    omega = frequencies(d_model, base)[pair].to(starts.device)
+    phase = is_cos.to(device=starts.device, dtype=torch.float64) * (torch.pi / 2)
+    return sin_extremes(starts, counts, omega, phase)
 
 
 def block_mean_table(

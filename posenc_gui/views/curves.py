@@ -38,7 +38,8 @@ class Curve:
 
 @dataclass(frozen=True)
 class Band:
-    """A shaded region between ``low`` and ``high`` (e.g. mean ± standard deviation)."""
+    """A shaded region between ``low`` and ``high`` (e.g. mean ± standard deviation); one
+    without a ``name`` has no legend entry of its own."""
 
     name: str
     x: np.ndarray
@@ -165,7 +166,8 @@ class CurvesView(pg.PlotWidget):
                 self.legend.removeItem(label)
         if not same_bands:
             for name, fill in self.bands:
-                self.legend.removeItem(name)
+                if name:
+                    self.legend.removeItem(name)
                 self.plot.removeItem(fill)
         if rebuild:
             for item in self.curve_items:
@@ -327,7 +329,8 @@ class CurvesView(pg.PlotWidget):
         fill.setZValue(0)
         self.plot.addItem(fill)
         # The legend shows a proxy: a legend entry of the fill itself crashes when removed.
-        self.legend.addItem(pg.PlotDataItem(pen=None, fillLevel=0, fillBrush=colour), band.name)
+        if band.name:  # an unnamed band goes with its curve's entry
+            self.legend.addItem(pg.PlotDataItem(pen=None, fillLevel=0, fillBrush=colour), band.name)
         return fill
 
     def _span(self, span: Span, *, first: bool) -> pg.LinearRegionItem:

@@ -168,6 +168,10 @@ class HeatmapView(pg.GraphicsLayoutWidget):
             self.plot.getAxis("left").setTicks(left)
             self.plot.getAxis("bottom").setTicks(bottom)
 
+    def cell_span(self) -> tuple[int, int]:
+        """The most rows and the most columns of data one drawn cell holds (1, 1 unpooled)."""
+        return int(np.diff(self.y_edges).max()), int(np.diff(self.x_edges).max())
+
     def _drawn_size(self) -> tuple[float, float]:
         """The image's width and height on screen, in pixels (less than the plot's when
         square cells leave room beside it)."""

@@ -304,6 +304,14 @@
       <translation>绝对编码标签页用词元标注位置时，固定为句子长度</translation>
     </message>
     <message>
+      <source>(b) Waveforms PE[:, i]</source>
+      <translation>(b) 波形 PE[:, i]</translation>
+    </message>
+    <message>
+      <source>(d) PE(p)·PE(p+k) against distance k</source>
+      <translation>(d) PE(p)·PE(p+k) 随距离 k 变化</translation>
+    </message>
+    <message>
       <source>interleaved (paper)</source>
       <translation>交错（论文）</translation>
     </message>
@@ -340,10 +348,6 @@
       <translation>PE</translation>
     </message>
     <message>
-      <source>(b) Waveforms PE[:, i]</source>
-      <translation>(b) 波形 PE[:, i]</translation>
-    </message>
-    <message>
       <source>(c) Similarity PE·PEᵀ</source>
       <translation>(c) 相似度 PE·PEᵀ</translation>
     </message>
@@ -352,12 +356,12 @@
       <translation>相似度</translation>
     </message>
     <message>
-      <source>(d) PE(p)·PE(p+k) against distance k</source>
-      <translation>(d) PE(p)·PE(p+k) 随距离 k 变化</translation>
-    </message>
-    <message>
       <source>distance k</source>
       <translation>距离 k</translation>
+    </message>
+    <message>
+      <source> · a cell: the mean of {0} positions × {1} {2}</source>
+      <translation> · 每格：{0} 个位置 × {1} 个{2}的均值</translation>
     </message>
     <message>
       <source>layout</source>
@@ -380,16 +384,36 @@
       <translation>用词元标注位置时句子不能为空</translation>
     </message>
     <message>
-      <source>(c) Similarity {0}</source>
-      <translation>(c) 相似度 {0}</translation>
+      <source>dimensions</source>
+      <translation>维度</translation>
+    </message>
+    <message>
+      <source> · {0} positions a pixel: mean, and min–max band</source>
+      <translation> · 每像素 {0} 个位置：均值及最小–最大带</translation>
+    </message>
+    <message>
+      <source>positions</source>
+      <translation>位置</translation>
     </message>
     <message>
       <source>Σᵢ cos(k·ωᵢ) (closed form)</source>
       <translation>Σᵢ cos(k·ωᵢ)（闭式解）</translation>
     </message>
     <message>
+      <source> · a pixel: the mean of {0} distances</source>
+      <translation> · 每像素：{0} 个距离的均值</translation>
+    </message>
+    <message>
+      <source> · a cell: the mean of {0} positions</source>
+      <translation> · 每格：{0} 个位置的均值</translation>
+    </message>
+    <message>
       <source>dimensions must be in [0, {0}]; others are skipped</source>
       <translation>维度须在 [0, {0}] 内；其余已跳过</translation>
+    </message>
+    <message>
+      <source>(c) Similarity {0}</source>
+      <translation>(c) 相似度 {0}</translation>
     </message>
     <message>
       <source>dim {0}</source>

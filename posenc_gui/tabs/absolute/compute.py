@@ -15,7 +15,7 @@ import torch
 
 from posenc_gui.comparison import Curve, Entry, Inputs
 from posenc_gui.encodings import binning, sinusoidal
-from posenc_gui.encodings.window import Window, full, intersect
+from posenc_gui.encodings.window import Window, full
 from posenc_gui.frames import runs_on, to_numpy
 from posenc_gui.translatable import N_
 
@@ -46,6 +46,9 @@ class AbsoluteFrame:
     wave_x: np.ndarray  # [W] centre position of each pixel
     dimensions: tuple[int, ...]  # the chosen dimensions that exist at this d_model
     waveforms: np.ndarray  # [len(dimensions), W] mean of PE[:, i] over each pixel
+    waveform_low: np.ndarray  # [len(dimensions), W] its least value over each pixel
+    waveform_high: np.ndarray  # [len(dimensions), W] and its largest
+    wave_per_pixel: int  # the most positions a pixel of the waveforms holds
     similarity_col_edges: np.ndarray
     similarity_row_edges: np.ndarray
     similarity: np.ndarray  # [R, C] float32 block means of PE·PEᵀ (or cosine)
@@ -53,6 +56,7 @@ class AbsoluteFrame:
     by_offset: np.ndarray  # mean of PE(p)·PE(p+k) over each pixel, from the vectors
     closed_form_offsets: np.ndarray  # [J] centre k of each pixel of the view
     closed_form: np.ndarray  # mean of Σ_i cos(k ω_i) (÷ d/2 for cosine)
+    offset_per_pixel: int  # the most distances a pixel of view (d) holds
 
 
 # Each view's arrays are kept by the parameters that view depends on: moving the reference
@@ -76,12 +80,12 @@ def _waveforms(
     theta: float,
     layout: str,
     device: torch.device,
-) -> np.ndarray:
-    return to_numpy(
-        sinusoidal.mean_table(
-            *runs_on(wave, device), d_model, theta, layout=layout, channels=list(dims)
-        ).T
-    )
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean, least and largest value of each chosen channel over each pixel, ``[D, W]``."""
+    runs = runs_on(wave, device)
+    mean = sinusoidal.mean_table(*runs, d_model, theta, layout=layout, channels=list(dims))
+    low, high = sinusoidal.extremes_table(*runs, d_model, theta, layout=layout, channels=list(dims))
+    return to_numpy(mean.T), to_numpy(low.T), to_numpy(high.T)
 
 
 @functools.lru_cache(maxsize=4)
@@ -108,14 +112,19 @@ def _offsets(
     the whole view."""
     starts, counts = runs_on(view, device)
     closed = sinusoidal.closed_form_similarity(starts, d_model, theta, cosine=cosine, counts=counts)
-    inside = intersect(view, -p, seq_len - p)
-    if inside is None:
+    # The measured curve on the same pixels as the closed form (only the pixels at the
+    # sequence's ends clipped to the k that exist), so the two agree pixel for pixel.
+    first = torch.clamp(starts, min=-p)
+    last = torch.clamp(starts + counts, max=seq_len - p)
+    inside = last > first
+    k_starts, k_counts = first[inside], (last - first)[inside]
+    if not bool(inside.any()):
         return np.zeros(0), np.zeros(0), closed.cpu().numpy()
-    k_starts, k_counts = runs_on(inside, device)
     by_offset = sinusoidal.similarity_by_offset(
         k_starts, d_model, theta, position=p, cosine=cosine, counts=k_counts
     )
-    return binning.centres(inside).numpy(), by_offset.cpu().numpy(), closed.cpu().numpy()
+    centres = (k_starts + (k_counts - 1) / 2).cpu().numpy()
+    return centres, by_offset.cpu().numpy(), closed.cpu().numpy()
 
 
 def compute_absolute(params: AbsoluteParams, device: torch.device) -> AbsoluteFrame:
@@ -125,6 +134,9 @@ def compute_absolute(params: AbsoluteParams, device: torch.device) -> AbsoluteFr
     col_edges, row_edges, table = _table(rows, cols, d_model, theta, params.layout, device)
     wave = full(params.wave_x, 0, seq_len)
     dims = tuple(i for i in params.dimensions if 0 <= i < d_model)
+    waveforms, waveform_low, waveform_high = _waveforms(
+        wave, dims, d_model, theta, params.layout, device
+    )
     sim_rows = full(params.similarity_rows, 0, seq_len)
     sim_cols = full(params.similarity_cols, 0, seq_len)
     sim_col_edges, sim_row_edges, similarity = _similarity(
@@ -140,7 +152,10 @@ def compute_absolute(params: AbsoluteParams, device: torch.device) -> AbsoluteFr
         table=table,
         wave_x=binning.centres(wave).numpy(),
         dimensions=dims,
-        waveforms=_waveforms(wave, dims, d_model, theta, params.layout, device),
+        waveforms=waveforms,
+        waveform_low=waveform_low,
+        waveform_high=waveform_high,
+        wave_per_pixel=int(binning.runs(wave)[1].max()),
         similarity_col_edges=sim_col_edges,
         similarity_row_edges=sim_row_edges,
         similarity=similarity,
@@ -148,6 +163,7 @@ def compute_absolute(params: AbsoluteParams, device: torch.device) -> AbsoluteFr
         by_offset=by_offset,
         closed_form_offsets=binning.centres(view).numpy(),
         closed_form=closed,
+        offset_per_pixel=int(binning.runs(view)[1].max()),
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
 
+from posenc_gui.choices import format_number
 from posenc_gui.controls import IntControl
 from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import Preset
@@ -15,7 +16,7 @@ from posenc_gui.tabs.absolute.compute import (
     AbsoluteParams,
     compute_absolute,
 )
-from posenc_gui.views import Curve, CurvesView, HeatmapView
+from posenc_gui.views import Band, Curve, CurvesView, HeatmapView
 from posenc_gui.views.style import set_title
 
 DEFAULT_SENTENCE = "我爱你，中国。"
@@ -184,16 +185,37 @@ class AbsoluteTab(Tab):
             row_labels=labels,
             extent=(p.d_model, p.seq_len),
         )
+        pooled = frame.wave_per_pixel > 1
+        # A pixel of many positions: its mean inside the band of its least and largest value,
+        # so a fast oscillation keeps its amplitude (its mean alone would be near 0).
+        rows, cols = self.table_view.cell_span()
+        set_title(
+            self.table_view.plot,
+            tr("(a) PE[position, dimension]") + pooled_note(rows, cols, tr("dimensions")),
+        )
         self.wave_view.set_curves(
             [
                 Curve(tr("dim {0}").format(i), frame.wave_x, wave)
                 for i, wave in zip(frame.dimensions, frame.waveforms, strict=True)
             ],
+            bands=[
+                Band("", frame.wave_x, low, high, color=index)
+                for index, (low, high) in enumerate(
+                    zip(frame.waveform_low, frame.waveform_high, strict=True)
+                )
+            ]
+            if pooled
+            else (),
             x_labels=labels,
             x_extent=(0, p.seq_len),
         )
+        title = tr("(b) Waveforms PE[:, i]")
+        if pooled:
+            title += tr(" · {0} positions a pixel: mean, and min–max band").format(
+                format_number(frame.wave_per_pixel)
+            )
+        set_title(self.wave_view.plot, title)
         kind = tr("cosine") if p.cosine else "PE·PEᵀ"
-        set_title(self.similarity_view.plot, tr("(c) Similarity {0}").format(kind))
         similarity_labels = labels if len(frame.similarity_row_edges) == p.seq_len + 1 else None
         self.similarity_view.set_data(
             frame.similarity,
@@ -201,6 +223,11 @@ class AbsoluteTab(Tab):
             y_edges=frame.similarity_row_edges,
             row_labels=similarity_labels,
             extent=(p.seq_len, p.seq_len),
+        )
+        rows, cols = self.similarity_view.cell_span()
+        set_title(
+            self.similarity_view.plot,
+            tr("(c) Similarity {0}").format(kind) + pooled_note(rows, cols, tr("positions")),
         )
         reference = min(p.reference_position, p.seq_len - 1)
         self.offset_view.set_curves(
@@ -215,3 +242,18 @@ class AbsoluteTab(Tab):
             ],
             x_extent=(-(p.seq_len - 1), p.seq_len),
         )
+        title = tr("(d) PE(p)·PE(p+k) against distance k")
+        if frame.offset_per_pixel > 1:
+            title += tr(" · a pixel: the mean of {0} distances").format(
+                format_number(frame.offset_per_pixel)
+            )
+        set_title(self.offset_view.plot, title)
+
+
+def pooled_note(rows: int, cols: int, columns_name: str) -> str:
+    """A title's note of how much a cell averages, once it averages more than one value."""
+    if cols == 1:
+        return tr(" · a cell: the mean of {0} positions").format(format_number(rows)) * (rows > 1)
+    return tr(" · a cell: the mean of {0} positions × {1} {2}").format(
+        format_number(rows), format_number(cols), columns_name
+    )

@@ -61,7 +61,7 @@ class RelativeFrame:
     distances: Matrix  # j − i, clipped to ±k for Shaw (block means)
     relative_table: Matrix  # PE(j − i) for the chosen query i, keys × channels (exact means)
     buckets: Matrix  # T5 bucket of j − i (block means)
-    bucket_x: np.ndarray  # centre distance of each pixel
+    bucket_x: np.ndarray  # each distance, or the corners of the bucket staircase
     bucket_by_distance: np.ndarray  # mean bucket over each pixel
     slopes: np.ndarray  # [n_heads]
     alibi_matrix: Matrix  # bias of the chosen head; NaN where masked (future)
@@ -121,6 +121,21 @@ def _matrix(
     return Matrix(binning.edges(cols).numpy(), binning.edges(rows).numpy(), to_numpy(values))
 
 
+def _category_matrix(
+    by_distance: torch.Tensor, windows: tuple[Window, Window] | None, seq_len: int
+) -> Matrix:
+    """Categories by distance (T5 buckets, Shaw's clipped indices) over the view's blocks:
+    each block shows the category at its centre, never a mean of categories (a bucket
+    between two buckets); unit blocks are exact."""
+    cols, rows = windows or (full(None, 0, seq_len), full(None, 0, seq_len))
+    (row_starts, row_counts), (col_starts, col_counts) = binning.runs(rows), binning.runs(cols)
+    row_centres = row_starts + (row_counts - 1) // 2
+    col_centres = col_starts + (col_counts - 1) // 2
+    distance = col_centres[None, :] - row_centres[:, None]  # j − i
+    values = by_distance[distance + seq_len - 1]
+    return Matrix(binning.edges(cols).numpy(), binning.edges(rows).numpy(), to_numpy(values))
+
+
 # Each view's arrays are kept by the parameters that view depends on: moving a control of one
 # page (a T5 bucket count, say) recomputes only that page's arrays.
 @functools.lru_cache(maxsize=4)
@@ -129,7 +144,9 @@ def _distance_matrix(
 ) -> Matrix:
     """``j − i`` (clipped to ±``clip`` for Shaw) over the view's blocks."""
     k = torch.arange(-(seq_len - 1), seq_len)
-    return _matrix(k if clip is None else relative.shaw_clip(k, clip), windows, seq_len)
+    if clip is None:  # distances: a block's mean distance is its centre's
+        return _matrix(k, windows, seq_len)
+    return _category_matrix(relative.shaw_clip(k, clip), windows, seq_len)
 
 
 @functools.lru_cache(maxsize=4)
@@ -152,13 +169,18 @@ def _t5_views(
     windows: tuple[Window, Window] | None,
     x: Window,
 ) -> tuple[Matrix, np.ndarray, np.ndarray]:
-    """The bucket matrix, and the mean bucket over each pixel of distances ``x``."""
+    """The bucket matrix, and the bucket against the distances ``x``: one point per distance,
+    or where a pixel holds several, the exact staircase (the corners of each bucket's run)."""
     k = torch.arange(-(seq_len - 1), seq_len)
     buckets = relative.t5_bucket(
         k, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
     )
-    means = binning.run_means(buckets, *binning.runs(shifted(x, seq_len - 1)))
-    return _matrix(buckets, windows, seq_len), binning.centres(x).numpy(), means.numpy()
+    matrix = _category_matrix(buckets, windows, seq_len)
+    shown = buckets[x.start + seq_len - 1 : x.stop + seq_len - 1]
+    if int(binning.runs(x)[1].max()) == 1:
+        return matrix, binning.centres(x).numpy(), shown.double().numpy()
+    corners_x, corners_y = binning.step_corners(shown, x.start)
+    return matrix, corners_x.double().numpy(), corners_y.double().numpy()
 
 
 @functools.lru_cache(maxsize=4)
