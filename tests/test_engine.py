@@ -158,3 +158,49 @@ def test_shutdown_returns_promptly_mid_computation_and_nothing_is_drawn_after(qt
     assert finished.wait(5)
     qtbot.wait(100)
     assert drawn == []
+
+
+def _slow(chunks: list[int], started: threading.Event, total: int = 500):
+    """A computation of ``total`` 10 ms chunks that records each chunk it runs."""
+
+    def compute(params, device):
+        from posenc_gui.cancel import checkpoint
+
+        started.set()
+        for index in range(total):
+            checkpoint()
+            chunks.append(index)
+            threading.Event().wait(0.01)
+        return params
+
+    return compute
+
+
+def test_a_superseded_computation_stops_at_its_next_checkpoint(qtbot, engine):
+    chunks, started, drawn = [], threading.Event(), []
+    engine.submit("tab", _slow(chunks, started), "slow", drawn.append)
+    assert started.wait(5)
+    engine.submit("tab", lambda p, d: p, "fast", drawn.append)  # the same channel: replaces it
+    qtbot.waitUntil(lambda: drawn == ["fast"], timeout=5000)
+    stopped_at = len(chunks)
+    qtbot.wait(100)
+    assert len(chunks) == stopped_at < 500  # abandoned part way, never resumed
+    assert drawn == ["fast"]  # and nothing of it drawn
+
+
+def test_a_request_of_another_channel_lets_a_computation_finish(qtbot, engine):
+    chunks, started, drawn = [], threading.Event(), []
+    engine.submit("tab", _slow(chunks, started, total=20), "slow", drawn.append)
+    assert started.wait(5)
+    engine.submit("other", lambda p, d: p, "other", drawn.append)
+    qtbot.waitUntil(lambda: sorted(drawn) == ["other", "slow"], timeout=5000)
+    assert len(chunks) == 20
+
+
+def test_shutdown_stops_a_computation_at_its_next_checkpoint(qtbot):
+    engine = Engine("cpu")
+    chunks, started = [], threading.Event()
+    engine.submit("tab", _slow(chunks, started), "slow", lambda frame: None)
+    assert started.wait(5)
+    engine.shutdown(wait_s=None)  # waits for it to end: at its next checkpoint
+    assert not engine.is_running() and len(chunks) < 500

@@ -8,6 +8,8 @@ How a slider move becomes a frame:
 3. Worker thread: takes the waiting requests one by one — the preferred channel's (the visible
    tab's) first, then the newest — runs ``compute(params, device)`` and emits the result (or the
    error) with the time it took.
+   A computation calls ``checkpoint()`` between its chunks of work: once a newer request of
+   its channel waits (or the engine stops), it ends there instead of finishing.
 4. GUI thread: ``_deliver`` drops a result whose id is no longer its channel's latest; otherwise
    it calls ``on_frame(result)`` to draw and emits ``frame_drawn``.
 """
@@ -25,6 +27,7 @@ from typing import Any
 import torch
 from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 
+from posenc_gui.cancel import Superseded, running
 from posenc_gui.engine.device import check_device, default_device
 
 Compute = Callable[[Any, torch.device], Any]
@@ -76,6 +79,12 @@ class _PendingRequests:
             if channel not in self._waiting:
                 channel = next(reversed(self._waiting))  # the newest: what was just asked for
             return self._waiting.pop(channel)
+
+    def replaced(self, request: Request) -> bool:
+        """Whether ``request`` is no longer worth finishing: a newer one of its channel waits,
+        or the engine stopped."""
+        with self._ready:
+            return self.stopped or request.channel in self._waiting
 
     def unless_stopped(self, send: Callable[..., object], *args: object) -> None:
         """``send(*args)`` unless stopped (atomically: ``stop`` cannot come in between)."""
@@ -132,8 +141,10 @@ class _Worker(QObject):
             start = time.perf_counter()
             result, error, out_of_memory = None, "", False
             try:
-                with torch.inference_mode():
+                with torch.inference_mode(), running(lambda: self.pending.replaced(request)):
                     result = request.compute(request.params, torch.device(request.device))
+            except Superseded:
+                continue  # a newer request of its channel waits: nothing to draw of this one
             # Shown in the status bar; the app carries on. BaseException too: a SystemExit
             # raised by a compute must not end the worker (KeyboardInterrupt only ever reaches
             # the main thread).

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from posenc_gui.cancel import checkpoint
 from posenc_gui.comparison import Curve, Entry, Inputs
 from posenc_gui.encodings import binning, sinusoidal
 from posenc_gui.encodings.window import Window, full
@@ -132,16 +133,19 @@ def compute_absolute(params: AbsoluteParams, device: torch.device) -> AbsoluteFr
     seq_len, d_model, theta = params.seq_len, params.d_model, params.theta
     rows, cols = full(params.table_rows, 0, seq_len), full(params.table_cols, 0, d_model)
     col_edges, row_edges, table = _table(rows, cols, d_model, theta, params.layout, device)
+    checkpoint()  # between views: a newer request stops this one here
     wave = full(params.wave_x, 0, seq_len)
     dims = tuple(i for i in params.dimensions if 0 <= i < d_model)
     waveforms, waveform_low, waveform_high = _waveforms(
         wave, dims, d_model, theta, params.layout, device
     )
+    checkpoint()
     sim_rows = full(params.similarity_rows, 0, seq_len)
     sim_cols = full(params.similarity_cols, 0, seq_len)
     sim_col_edges, sim_row_edges, similarity = _similarity(
         sim_rows, sim_cols, d_model, theta, params.cosine, device
     )
+    checkpoint()
     view = full(params.offset_x, -(seq_len - 1), seq_len)
     p = min(params.reference_position, seq_len - 1)
     offsets, by_offset, closed = _offsets(view, p, seq_len, d_model, theta, params.cosine, device)

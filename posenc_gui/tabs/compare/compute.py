@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from posenc_gui.cancel import checkpoint
 from posenc_gui.comparison import Curve, Entry, Inputs
 from posenc_gui.encodings import binning
 from posenc_gui.encodings.window import Window, full
@@ -44,5 +45,8 @@ def compute_compare(p: CompareParams, device: torch.device) -> CompareFrame:
     inputs = Inputs(
         p.seq_len, p.d_model, p.head_dim, p.theta, dict(p.settings), starts, counts, device
     )
-    curves = tuple(curve for entry in p.entries for curve in entry.curves(inputs))
-    return CompareFrame(p, binning.centres(window).numpy(), curves)
+    curves: list = []
+    for entry in p.entries:
+        checkpoint()  # between entries: a newer request stops this one here
+        curves += entry.curves(inputs)
+    return CompareFrame(p, binning.centres(window).numpy(), tuple(curves))

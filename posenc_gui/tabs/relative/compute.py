@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from posenc_gui.cancel import checkpoint
 from posenc_gui.comparison import Curve, Entry, Inputs, Setting
 from posenc_gui.encodings import binning, relative, sinusoidal
 from posenc_gui.encodings.window import Window, full, shifted
@@ -216,9 +217,15 @@ def compute_relative(p: RelativeParams, device: torch.device) -> RelativeFrame:
         p.bucket_windows,
         full(p.bucket_x, -(seq_len - 1), seq_len),
     )
+    checkpoint()  # between views: a newer request stops this one here
     slopes, alibi_matrix, alibi_x, alibi_curves = _alibi_views(
         seq_len, p.n_heads, p.head, p.causal, p.alibi_windows, full(p.alibi_x, 0, seq_len)
     )
+    checkpoint()
+    distances = _distance_matrix(seq_len, clip, p.distance_windows)
+    checkpoint()
+    relative_table = _relative_table(channels, keys, i, p.d_model, p.theta, device)
+    checkpoint()
 
     window = min(seq_len, SCORE_WINDOW)
     q, key = _random_queries_keys(p.seed, window, p.d_model)
@@ -231,8 +238,8 @@ def compute_relative(p: RelativeParams, device: torch.device) -> RelativeFrame:
 
     return RelativeFrame(
         params=p,
-        distances=_distance_matrix(seq_len, clip, p.distance_windows),
-        relative_table=_relative_table(channels, keys, i, p.d_model, p.theta, device),
+        distances=distances,
+        relative_table=relative_table,
         buckets=buckets,
         bucket_x=bucket_x,
         bucket_by_distance=bucket_means,

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from posenc_gui.cancel import checkpoint
 from posenc_gui.comparison import Curve, Entry, Inputs, Setting
 from posenc_gui.encodings import binning, rope
 from posenc_gui.encodings.rope import QueryKey
@@ -118,6 +119,7 @@ def compute_rope(params: RopeParams, device: torch.device) -> RopeFrame:
         *runs_on(rows, device), *runs_on(pairs, device), theta, kind=p.table
     )
 
+    checkpoint()  # between views: a newer request stops this one here
     decay = full(p.decay_x, 0, seq_len)
     d_starts, d_counts = binning.runs(decay)
     decay_ones = rope.decay(d_starts, theta, counts=d_counts)
@@ -128,6 +130,7 @@ def compute_rope(params: RopeParams, device: torch.device) -> RopeFrame:
         q_many, k_many, d_starts, theta, layout=p.layout, counts=d_counts
     )
 
+    checkpoint()
     q, k = (v.to(device) for v in query.vectors())
     shifts = binning.runs(full(p.invariance_x, 0, seq_len))[0].to(device)
     shifts = torch.cat((shifts, torch.tensor([p.shift], device=device)))
@@ -138,6 +141,7 @@ def compute_rope(params: RopeParams, device: torch.device) -> RopeFrame:
     rotary_dim = 2 * n_pairs
     layout_pairs = torch.stack([rope.channel_pairs(rotary_dim, layout) for layout in rope.LAYOUTS])
 
+    checkpoint()
     error_pairs, error_rows = p.error_windows or (full(None, 0, n_pairs), full(None, 0, seq_len))
     errors = _errors(theta.cpu(), error_pairs, error_rows, DTYPES[p.dtype])
     curve = _errors(
