@@ -61,7 +61,8 @@ def test_a_registered_tab_draws_and_exports(dummy_window, qtbot, tmp_path):
     x, y = tab.line_view.curve_items[0].getOriginalDataset()
     np.testing.assert_allclose(y, 2 * x / 64)  # scale 2, seq_len 64
     dialog = ExportDialog(tab)
-    assert [dialog.view.itemText(i) for i in range(dialog.view.count())] == ["line"]
+    assert [dialog.view.itemData(i) for i in range(dialog.view.count())] == ["line"]
+    assert dialog.view.itemText(0) == "Dummy line"  # offered by its title
     written = export_view(tab.show_view("line"), tmp_path / "line.csv")
     assert written.read_text().count("\n") > 64
 

@@ -39,10 +39,11 @@ def text_boxes(view: pg.GraphicsView) -> list[TextBox]:
             if not item.isVisible() or not _shown(item):
                 continue
             if isinstance(item, pg.AxisItem):
-                if item.label.isVisible() and item.labelText:
+                shown = item.label.toPlainText().strip()  # as drawn: elided to fit, or nothing
+                if item.label.isVisible() and shown:
                     margin = item.label.document().documentMargin()
                     rect = _shrunk(item.label.sceneBoundingRect(), margin)
-                    boxes.append(TextBox("axis label", item.labelText, rect, id(item.label)))
+                    boxes.append(TextBox("axis label", shown, rect, id(item.label)))
                 specs = item.generateDrawSpecs(painter)
                 for rect, _flags, text in specs[2] if specs else ():
                     boxes.append(TextBox("tick", text, item.mapRectToScene(rect), id(item)))

@@ -16,6 +16,7 @@ from posenc_gui.views.style import current_look, fit_height, pen, style_plot, ti
 from posenc_gui.views.viewport import Viewport
 
 MAX_MARKED_POINTS = 64
+QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's "no maximum"
 MAX_READ_CURVES = 8  # curves named in a hover readout
 MIN_PLOT_HEIGHT = 60  # px of data, times the look's scale
 MAX_LEGEND_SHARE = 0.3  # of the view's height
@@ -83,7 +84,6 @@ class CurvesView(pg.PlotWidget):
     reads the nearest point of each curve (``hovered``; empty when the cursor leaves)."""
 
     hovered = Signal(str)
-    _built = False
 
     def __init__(
         self,
@@ -119,8 +119,9 @@ class CurvesView(pg.PlotWidget):
         self.plot.vb.setAutoVisible(y=True)  # y fits the curves' visible part
         # never squeezed flat by its title and legend (the view keeps the room: fit_height)
         self.plot.vb.setMinimumHeight(MIN_PLOT_HEIGHT * current_look().scale)
-        self._built = True
         self._fit_legend()
+        # any new width (the view resized, an export's size): the legend refits its columns
+        self.plot.geometryChanged.connect(self._fit_legend)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
 
     def x_window(self, lo: int, hi: int) -> Window:
@@ -162,8 +163,8 @@ class CurvesView(pg.PlotWidget):
         if not same_spans:
             for item in self.spans:
                 self.plot.removeItem(item)
-            for label in {span.label for span in self._span_specs}:
-                self.legend.removeItem(label)
+            for label in {span.label for span in self._span_specs} - set(names):
+                self.legend.removeItem(label)  # a curve's entry of the same name stays
         if not same_bands:
             for name, fill in self.bands:
                 if name:
@@ -178,8 +179,13 @@ class CurvesView(pg.PlotWidget):
             for region, span in zip(self.spans, spans, strict=True):
                 region.setRegion(self._x_ends(span))
         else:
+            # one legend entry per label, none where a curve of that name has one already
             self.spans = [
-                self._span(span, first=span.label not in {s.label for s in spans[:i]})
+                self._span(
+                    span,
+                    first=span.label not in {s.label for s in spans[:i]}
+                    and span.label not in names,
+                )
                 for i, span in enumerate(spans)
             ]
         self._span_specs = tuple(spans)
@@ -227,6 +233,7 @@ class CurvesView(pg.PlotWidget):
             self.lines = [self._line(line) for line in lines]
         self._line_keys = [(line.vertical, line.color) for line in lines]
         self._fit_legend()
+        self._fit_view()
         for axis, labels in (("bottom", x_labels), ("left", y_labels)):
             self.plot.getAxis(axis).setTicks(None if labels is None else [list(enumerate(labels))])
         if x_extent is None:
@@ -236,10 +243,15 @@ class CurvesView(pg.PlotWidget):
             self.plot.enableAutoRange(axis="y")
 
     def resizeEvent(self, event: pg.QtGui.QResizeEvent) -> None:
-        if self._built:  # Qt resizes the widget while it is being built
-            self._fit_legend()
-        super().resizeEvent(event)
-        fit_height(self, self.centralWidget)
+        super().resizeEvent(event)  # lays the plot out at the view's size: the legend follows
+        self._fit_view()
+
+    def _fit_view(self) -> None:
+        """The plot at the view's size again: while its legend was wider than the view, Qt
+        held the plot at the legend's size (an export lays it out at its own size instead)."""
+        if self.centralWidget is not None:
+            self.centralWidget.setGeometry(self.range)
+            fit_height(self, self.centralWidget)
 
     def _fit_legend(self) -> None:
         """Show the legend (when it has entries) in as many columns as the view's width holds,
@@ -247,11 +259,13 @@ class CurvesView(pg.PlotWidget):
         hidden legend takes no room."""
         shown = self._legend_shown and bool(self.legend.items)
         self.legend.setVisible(shown)
+        # a hidden item keeps its size in a graphics layout: a hidden legend is made flat
+        self.legend.setMaximumHeight(QWIDGETSIZE_MAX if shown else 0)
         if not shown:
             self.plot.layout.setRowFixedHeight(LEGEND_ROW, 0)
             return
-        # The view's own width: the plot's may be held wide by the legend being fitted.
-        room = max(self.width() - self.plot.getAxis("left").width() - 8, 40.0)
+        # The plot's width: the view's, or the size an export lays it out at.
+        room = max(self.plot.width() - self.plot.getAxis("left").width() - 8, 40.0)
         metrics = QFontMetricsF(tick_font())
         names = []
         for _, label in self.legend.items:
@@ -285,8 +299,6 @@ class CurvesView(pg.PlotWidget):
         self.legend.layout.activate()
         self.legend.updateSize()
         self.plot.layout.setRowFixedHeight(LEGEND_ROW, self.legend.boundingRect().height())
-        # Entries added at full width may have widened the plot past the view: fit it again.
-        self.plot.setGeometry(self.range)
         self.plot.layout.activate()
         fit_height(self, self.plot)
 

@@ -126,6 +126,9 @@ def tick_font() -> QFont:
     return font
 
 
+END_ROOM_PX = 10  # room past an axis's ends for its end tick labels (× the look's scale)
+
+
 class CompactAxis(pg.AxisItem):
     """Tick labels that stay short at a million positions: 250k, 1.05M. Grid lines and ticks
     in opaque colours blended with the background beforehand: Qt's raster engine draws
@@ -141,16 +144,20 @@ class CompactAxis(pg.AxisItem):
         if specs is None:
             return None
         axis, ticks, texts = specs
-        # no label past the axis's ends: there it runs into the title or out of the view
+        # No label more than half past the axis's ends: the plot keeps that much room around
+        # its data (style_plot), further it would run into the title or out of the view.
         ends = self.mapRectFromParent(self.geometry())
         horizontal = self.orientation in ("top", "bottom")
         inside = [
             (rect, flags, text)
             for rect, flags, text in texts
             if (
-                ends.left() <= rect.left() and rect.right() <= ends.right()
+                ends.left() <= rect.center().x() <= ends.right()
+                and ends.left() - END_ROOM_PX * current_look().scale <= rect.left()
+                and rect.right() <= ends.right() + END_ROOM_PX * current_look().scale
                 if horizontal
-                else ends.top() <= rect.top() and rect.bottom() <= ends.bottom()
+                else ends.top() - END_ROOM_PX * current_look().scale <= rect.top()
+                and rect.bottom() <= ends.bottom() + END_ROOM_PX * current_look().scale
             )
         ]
         return axis, [(self._opaque_pen(pen), a, b) for pen, a, b in ticks], apart(inside)
@@ -292,6 +299,7 @@ def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> Non
     """Title, axis labels and readable tick fonts for one plot."""
     wrap_title(plot)
     set_title(plot, title)
+    plot.layout.setRowSpacing(0, END_ROOM_PX * current_look().scale)  # for end tick labels
     plot.setAxisItems({"bottom": CompactAxis("bottom"), "left": CompactAxis("left")})
     for side, label in (("bottom", x_label), ("left", y_label)):
         axis = plot.getAxis(side)

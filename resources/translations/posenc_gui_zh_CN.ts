@@ -1464,6 +1464,14 @@
       <translation>随机 q、k：均值</translation>
     </message>
     <message>
+      <source>interleaved</source>
+      <translation>交错布局</translation>
+    </message>
+    <message>
+      <source>half</source>
+      <translation>对半布局</translation>
+    </message>
+    <message>
       <source>(g) log₁₀ |cos − cos₆₄|{0}</source>
       <translation>(g) log₁₀ |cos − cos₆₄|{0}</translation>
     </message>

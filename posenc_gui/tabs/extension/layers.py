@@ -10,6 +10,7 @@ from posenc_gui.encodings.rope_scaling import RopeScaling
 from posenc_gui.i18n import tr
 from posenc_gui.imported_model import ImportedModel
 from posenc_gui.tabs.extension.compute import ExtensionFrame
+from posenc_gui.tabs.extension.figures import METHOD_LABELS
 from posenc_gui.views import Curve, CurvesView
 from posenc_gui.views.pattern import PatternView, Row
 from posenc_gui.views.style import set_title
@@ -25,7 +26,8 @@ def describe(layer: LayerRope, *, edited: bool, dims: bool) -> str:
     scaled = f" ×{s.factor:g}" if s.method != "default" else ""
     dim = f", d {s.rotary_dim}" if dims else ""
     own = tr(" (the controls)") if edited else ""
-    return f"{layer.layer_type}: θ {s.base:,.6g}, {s.method}{scaled}{dim} · {count}{own}"
+    method = tr(METHOD_LABELS[s.method])
+    return f"{layer.layer_type}: θ {s.base:,.6g}, {method}{scaled}{dim} · {count}{own}"
 
 
 class ModelLayers:

@@ -412,7 +412,7 @@ class RopeTab(Tab):
         self.layout_view.set_data(
             frame.layout_pairs.astype(np.float32),
             levels=(0.0, max(1.0, len(pairs) - 1.0)),
-            row_labels=["interleaved", "half"],
+            row_labels=[tr("interleaved"), tr("half")],
         )
         self.permutation_view.set_curves(
             [Curve("P[j]", np.arange(len(frame.permutation)), frame.permutation, scatter=True)]
