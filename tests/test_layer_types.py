@@ -30,8 +30,8 @@ def test_gemma3_shows_local_and_global_layers_side_by_side(window, drive, tab):
     view = tab.layers.wavelength_view
     names = [item.name() for item in view.curve_items]
     assert names == [
-        "sliding_attention: θ 10,000, default · 52 layers",
-        "full_attention: θ 1e+06, linear ×8 · 10 layers (the controls)",
+        "sliding_attention: θ 10,000, none (plain RoPE) · 52 layers",
+        "full_attention: θ 1e+06, linear / position interpolation ×8 · 10 layers (the controls)",
     ]
     target = int(tab.target_context.value())
     local, full = (data(item)[1] for item in view.curve_items)
@@ -62,7 +62,7 @@ def test_llama4_nope_layers_have_their_own_row_and_no_curve(window, drive, tab):
         window, lambda: window.import_config(json.dumps(LLAMA4_SCOUT).encode()), channel="extension"
     )
     names = [item.name() for item in tab.layers.wavelength_view.curve_items]
-    assert names == ["default: θ 500,000, llama3 ×16 · 36 layers (the controls)"]
+    assert names == ["default: θ 500,000, Llama 3 ×16 · 36 layers (the controls)"]
     rope, nope = (data(item)[0] for item in tab.layers.pattern_view.curve_items)
     assert list(nope) == list(range(3, 48, 4)) and len(rope) == 36
 
@@ -71,7 +71,7 @@ def test_without_a_model_the_page_shows_the_controls_and_says_what_to_import(win
     tab.show_page("layers")
     drive(window, tab.refresh, channel="extension")
     assert [item.name() for item in tab.layers.wavelength_view.curve_items] == [
-        "every layer: θ 10,000, yarn ×8 · layers not listed"
+        "every layer: θ 10,000, YaRN ×8 · layers not listed"
     ]
     title = tab.layers.pattern_view.plot.titleLabel.text
     assert "import a config.json that lists its layers" in title
