@@ -249,14 +249,19 @@ def test_a_slow_frame_says_it_is_coming_and_the_sign_goes_with_the_frame(
 
 def test_pooled_waveforms_keep_their_amplitude_and_say_what_a_pixel_holds(window, drive):
     tab = window.tab("absolute")
-    assert not tab.wave_view.bands and "pixel" not in tab.wave_view.plot.titleLabel.text
+    assert all(item.name() for item in tab.wave_view.curve_items)  # no envelopes, one a position
+    assert "pixel" not in tab.wave_view.plot.titleLabel.text
     drive(window, lambda: window.parameters.seq_len.setValue(1 << 20))
-    (_, fill), *_ = tab.wave_view.bands  # dim 0 (ω = 1): its means are near 0, its band ±1
-    _, mean = tab.wave_view.curve_items[0].getOriginalDataset()
+    items = tab.wave_view.curve_items
+    envelopes = [item for item in items if not item.name()]
+    assert len(envelopes) == len(tab.frame.dimensions)
+    # dim 0 (ω = 1): its means are near 0, its envelope spans ±1 in every pixel
+    _, mean = next(item for item in items if item.name() == "dim 0").getOriginalDataset()
     assert np.abs(mean).max() < 0.05
-    low, high = (curve.getData()[1] for curve in fill.curves)
+    _, pairs = envelopes[0].getOriginalDataset()
+    low, high = pairs[0::2], pairs[1::2]
     assert low.max() < -0.99 and high.min() > 0.99
-    assert len(tab.wave_view.bands) == len(tab.frame.dimensions)
+    assert envelopes[0].opts["connect"] == "pairs"  # a stroke per pixel from least to largest
     per_pixel = f"{tab.frame.wave_per_pixel:,}"
     assert per_pixel in tab.wave_view.plot.titleLabel.text and tab.frame.wave_per_pixel > 100
     for view in (tab.table_view, tab.similarity_view, tab.offset_view):

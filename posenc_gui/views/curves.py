@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontMetricsF
 
 from posenc_gui.encodings.window import Window
-from posenc_gui.views.style import current_look, fit_height, pen, style_plot, tick_font
+from posenc_gui.views.style import current_look, fit_height, light, pen, style_plot, tick_font
 from posenc_gui.views.viewport import Viewport
 
 MAX_MARKED_POINTS = 64
@@ -25,9 +25,11 @@ LEGEND_ROW = 4  # of the plot's layout: under the x axis (rows 0–3: title, top
 
 @dataclass(frozen=True)
 class Curve:
-    """A line (``dashed`` or solid) or, with ``scatter``, markers only. ``color`` is a palette
-    index (default: the curve's place in the list) or a colour name; an empty ``name`` keeps
-    the curve out of the legend."""
+    """A line (``dashed`` or solid) or, with ``scatter``, markers only; with ``envelope``,
+    vertical strokes from ``y[2k]`` to ``y[2k+1]`` at ``x[2k]`` in the colour made light (the
+    min–max of each pixel, drawn opaque: translucent fills paint many times slower). ``color``
+    is a palette index (default: the curve's place in the list) or a colour name; an empty
+    ``name`` keeps the curve out of the legend."""
 
     name: str
     x: np.ndarray
@@ -35,6 +37,7 @@ class Curve:
     dashed: bool = False
     scatter: bool = False
     color: int | str | None = None
+    envelope: bool = False  # x, y pairs: a pixel's least and largest value, a light stroke
 
 
 @dataclass(frozen=True)
@@ -203,6 +206,12 @@ class CurvesView(pg.PlotWidget):
                 if isinstance(curve.color, str)
                 else current_look().colour(index if curve.color is None else curve.color)
             )
+            if curve.envelope:
+                item.setData(
+                    curve.x, curve.y, pen=pen(light(color), width=1), connect="pairs", symbol=None
+                )
+                item.setZValue(1.5)
+                continue
             # Markers show that positions are discrete while there are few of them.
             marked = curve.scatter or (len(curve.x) <= MAX_MARKED_POINTS and not curve.dashed)
             item.setData(
@@ -232,8 +241,9 @@ class CurvesView(pg.PlotWidget):
                 self.plot.removeItem(item)
             self.lines = [self._line(line) for line in lines]
         self._line_keys = [(line.vertical, line.color) for line in lines]
-        self._fit_legend()
-        self._fit_view()
+        if rebuild or not (same_spans and same_bands):  # the legend's entries changed
+            self._fit_legend()
+            self._fit_view()
         for axis, labels in (("bottom", x_labels), ("left", y_labels)):
             self.plot.getAxis(axis).setTicks(None if labels is None else [list(enumerate(labels))])
         if x_extent is None:
@@ -250,7 +260,8 @@ class CurvesView(pg.PlotWidget):
         """The plot at the view's size again: while its legend was wider than the view, Qt
         held the plot at the legend's size (an export lays it out at its own size instead)."""
         if self.centralWidget is not None:
-            self.centralWidget.setGeometry(self.range)
+            if self.centralWidget.geometry() != self.range:
+                self.centralWidget.setGeometry(self.range)
             fit_height(self, self.centralWidget)
 
     def _fit_legend(self) -> None:
@@ -305,12 +316,12 @@ class CurvesView(pg.PlotWidget):
     def describe(self, x: float) -> str:
         """Readout for data coordinate ``x``: each curve's point nearest to it (x and y)."""
         parts = []
-        for item in self.curve_items[:MAX_READ_CURVES]:
+        for item in [item for item in self.curve_items if item.name()][:MAX_READ_CURVES]:
             xs, ys = item.getOriginalDataset()
             if xs is None or len(xs) == 0:
                 continue
             index = int(np.nanargmin(np.abs(np.asarray(xs, float) - x)))
-            name = item.name() or self.plot.getAxis("left").labelText
+            name = item.name()
             parts.append(f"{name}: {_number(xs[index])}, {_number(ys[index])}")
         return " · ".join(parts)
 

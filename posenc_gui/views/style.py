@@ -168,19 +168,8 @@ class CompactAxis(pg.AxisItem):
             return pen
         key = colour.rgba()
         if key not in self._opaque:
-            alpha, back = colour.alphaF(), self._background
-            blended = QColor(
-                *(
-                    round(front * alpha + behind * (1 - alpha))
-                    for front, behind in zip(
-                        (colour.red(), colour.green(), colour.blue()),
-                        (back.red(), back.green(), back.blue()),
-                        strict=True,
-                    )
-                )
-            )
             opaque = QPen(pen)
-            opaque.setColor(blended)
+            opaque.setColor(pre_blended(colour, colour.alphaF(), self._background))
             self._opaque[key] = opaque
         return self._opaque[key]
 
@@ -214,6 +203,29 @@ class CompactAxis(pg.AxisItem):
         return [_compact(v * scale) for v in values]
 
 
+def pre_blended(colour: QColor, alpha: float, background: QColor) -> QColor:
+    """The opaque colour ``colour`` at ``alpha`` shows over ``background``:
+    ``alpha·front + (1 − alpha)·back`` per channel."""
+    return QColor(
+        *(
+            round(front * alpha + behind * (1 - alpha))
+            for front, behind in zip(
+                (colour.red(), colour.green(), colour.blue()),
+                (background.red(), background.green(), background.blue()),
+                strict=True,
+            )
+        )
+    )
+
+
+def light(colour: int | str, alpha: float = 0.35) -> str:
+    """Palette colour ``colour`` (an index or a name) made light: pre-blended with the
+    background, opaque (for envelopes behind their curve)."""
+    if isinstance(colour, int):
+        colour = current_look().colour(colour)
+    return pre_blended(QColor(colour), alpha, QColor(current_look().background)).name()
+
+
 def apart(texts: list[tuple[QRectF, Any, str]]) -> list[tuple[QRectF, Any, str]]:
     """Tick labels without those that would overlap one drawn before them (pyqtgraph lists
     the major ticks' labels first, so those stay; log axes label minor ticks too)."""
@@ -237,8 +249,11 @@ def coloured(text: str, index: int) -> str:
 
 
 def set_title(plot: pg.PlotItem, title: str, points: float = 12) -> None:
-    """A plot title at ``points`` (scaled in presentation mode)."""
-    plot.setTitle(title, size=current_look().font_size(points))
+    """A plot title at ``points`` (scaled in presentation mode); set only when it changes (a
+    new title re-lays the plot out)."""
+    size = current_look().font_size(points)
+    if plot.titleLabel.text != title or plot.titleLabel.opts.get("size") != size:
+        plot.setTitle(title, size=size)
 
 
 class ShrinkableTitle(pg.LabelItem):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
 
 from posenc_gui.choices import format_number
@@ -16,7 +17,7 @@ from posenc_gui.tabs.absolute.compute import (
     AbsoluteParams,
     compute_absolute,
 )
-from posenc_gui.views import Band, Curve, CurvesView, HeatmapView
+from posenc_gui.views import Curve, CurvesView, HeatmapView
 from posenc_gui.views.style import set_title
 
 DEFAULT_SENTENCE = "我爱你，中国。"
@@ -193,19 +194,24 @@ class AbsoluteTab(Tab):
             self.table_view.plot,
             tr("(a) PE[position, dimension]") + pooled_note(rows, cols, tr("dimensions")),
         )
+        envelopes = [
+            Curve(
+                "", np.repeat(frame.wave_x, 2), np.ravel([low, high], "F"), envelope=True, color=i
+            )
+            for i, (low, high) in enumerate(
+                zip(frame.waveform_low, frame.waveform_high, strict=True)
+            )
+        ]
         self.wave_view.set_curves(
             [
-                Curve(tr("dim {0}").format(i), frame.wave_x, wave)
-                for i, wave in zip(frame.dimensions, frame.waveforms, strict=True)
+                *(
+                    Curve(tr("dim {0}").format(i), frame.wave_x, wave, color=index)
+                    for index, (i, wave) in enumerate(
+                        zip(frame.dimensions, frame.waveforms, strict=True)
+                    )
+                ),
+                *(envelopes if pooled else ()),  # drawn behind the means (z order)
             ],
-            bands=[
-                Band("", frame.wave_x, low, high, color=index)
-                for index, (low, high) in enumerate(
-                    zip(frame.waveform_low, frame.waveform_high, strict=True)
-                )
-            ]
-            if pooled
-            else (),
             x_labels=labels,
             x_extent=(0, p.seq_len),
         )
