@@ -241,9 +241,8 @@ class CurvesView(pg.PlotWidget):
                 self.plot.removeItem(item)
             self.lines = [self._line(line) for line in lines]
         self._line_keys = [(line.vertical, line.color) for line in lines]
-        if rebuild or not (same_spans and same_bands):  # the legend's entries changed
-            self._fit_legend()
-            self._fit_view()
+        self._fit_legend()
+        self._fit_view()
         for axis, labels in (("bottom", x_labels), ("left", y_labels)):
             self.plot.getAxis(axis).setTicks(None if labels is None else [list(enumerate(labels))])
         if x_extent is None:
