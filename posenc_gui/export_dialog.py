@@ -79,7 +79,7 @@ class ExportDialog(QDialog):
         return str(self.view.currentData())
 
     def chosen_view(self) -> QWidget:
-        return self.tab.show_view(self.view_name())
+        return self.tab.ready_view(self.view_name())
 
     def copy(self) -> None:
         """Put the chosen view's image on the clipboard and say so (a refusal in a dialog)."""

@@ -9,11 +9,12 @@ line offer.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEventLoop, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFormLayout,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from posenc_gui.comparison import Entry
 from posenc_gui.controls import apply_settings, reset_settings, settings
+from posenc_gui.encodings.window import coarsened
 from posenc_gui.engine import Engine
 from posenc_gui.i18n import tr
 from posenc_gui.parameters import ParameterPanel
@@ -36,6 +38,13 @@ from posenc_gui.tabspec import TabSpec
 from posenc_gui.views.style import current_look
 
 BUSY_AFTER_MS = 150  # a frame later than this says it is coming
+# Coarse, then exact: a tab whose last exact frame took longer than COARSE_AFTER_MS to compute
+# first draws a coarse one — its views at 1/COARSE_FACTOR of their pixels along each axis —
+# and asks for the exact frame once no newer change came for EXACT_AFTER_IDLE_MS (a slider
+# being dragged gets coarse frames only, never an exact one it would have to abandon).
+COARSE_AFTER_MS = 60.0
+COARSE_FACTOR = 4
+EXACT_AFTER_IDLE_MS = 120
 
 
 @dataclass(frozen=True)
@@ -106,12 +115,20 @@ class Tab(QWidget):
     compute: ClassVar[staticmethod[..., Any]]  # compute(params, device) -> frame
     preset_kinds: ClassVar[tuple[str, ...]] = ()  # presets this tab takes settings from
     compare: ClassVar[tuple[Entry, ...]] = ()  # its encodings on the Compare tab
+    # Its frames hold the page in front only (a request names it): a page change asks for one.
+    per_page: ClassVar[bool] = False
 
     def __init__(self, context: TabContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName(self.name)
         self.engine, self.parameters = context.engine, context.parameters
         self.frame: Any = None
+        self.coarse = False  # whether the frame shown is a coarse one (the exact one follows)
+        self._exact_ms = 0.0  # compute time of the last exact frame
+        self._exact_id = 0  # the engine's id of the last exact request
+        self._exact_after = QTimer(self, singleShot=True, interval=EXACT_AFTER_IDLE_MS)
+        self._exact_after.timeout.connect(self._submit_exact)
+        self._exact: Any = None  # the exact request that follows a coarse frame
         self._views: dict[str, QWidget] = {}
         self._notes: dict[str, str] = {}  # what the message label says, by who said it
         self._conditional: list[tuple[QWidget, Callable[[], bool]]] = []
@@ -159,10 +176,21 @@ class Tab(QWidget):
         figures_widget = QWidget()
         figures_widget.setLayout(figures)
         figures_area.setWidget(figures_widget)
+        # On the views' top right corner while they show a coarse frame: over them, not in the
+        # layout, so that the views keep their place when it comes and goes.
+        self.coarse_label = QLabel(
+            tr("coarse: fewer pixels until the exact frame is computed"), figures_area
+        )
+        self.coarse_label.setObjectName("coarse")
+        self.coarse_label.setStyleSheet(
+            "background: #56B4E9; color: black; padding: 2px 6px; border-radius: 4px;"
+        )
+        self.coarse_label.hide()
         layout = QHBoxLayout(self)
         layout.addWidget(scroll)
         layout.addWidget(figures_area, 1)
         self.engine.failed.connect(self._on_failure)
+        self.engine.frame_drawn.connect(self._on_drawn)
 
     @classmethod
     def shows_preset(cls, preset: Preset) -> bool:
@@ -215,6 +243,8 @@ class Tab(QWidget):
             self.pages = QTabWidget(objectName="pages")
             self.pages.currentChanged.connect(self.update_controls)
             self.pages.currentChanged.connect(lambda: self.hovered.emit(""))  # read the page left
+            if self.per_page:
+                self.pages.currentChanged.connect(self.refresh)
             self.views.addWidget(self.pages, 0, 0)
         page = ViewPage(list(views.values()), columns or len(views), objectName=name)
         for view_name, view in views.items():
@@ -240,6 +270,24 @@ class Tab(QWidget):
         for index, page in enumerate(self._page_widgets()):
             if page.isAncestorOf(view) and self.pages is not None:
                 self.pages.setCurrentIndex(index)
+        return view
+
+    def ready_view(self, name: str, timeout_s: float = 60.0) -> QWidget:
+        """``show_view(name)``, then wait (running the event loop) until the tab's exact frame
+        is drawn: a page computed only when in front has its frame then."""
+        view = self.show_view(name)
+        if self.is_waiting():
+            loop, deadline = QEventLoop(), time.monotonic() + timeout_s
+            check = QTimer(self, interval=10)
+            check.timeout.connect(
+                lambda: (
+                    loop.quit() if not self.is_waiting() or time.monotonic() > deadline else None
+                )
+            )
+            check.start()
+            loop.exec()
+            check.stop()
+            check.deleteLater()
         return view
 
     def _page_widgets(self) -> list[QWidget]:
@@ -323,22 +371,50 @@ class Tab(QWidget):
             self.refused.emit(str(exc))
             return
         self.note("inputs", "\n".join(note for note in self.input_notes() if note))
-        self.engine.submit(self.objectName(), type(self).compute, request, self._show)
+        self._exact_after.stop()
+        self._exact = request
+        coarse = coarsened(request, COARSE_FACTOR) if self._exact_ms > COARSE_AFTER_MS else request
+        if coarse != request:
+            self.engine.submit(self.name, type(self).compute, coarse, self._show_coarse)
+        else:
+            self._submit_exact()
         if not self._busy_after.isActive():  # from the first request not yet drawn
             self._busy_after.start()
 
+    def _submit_exact(self) -> None:
+        self._exact_id = self.engine.submit(self.name, type(self).compute, self._exact, self._show)
+
+    def _on_drawn(self, channel: str, request_id: int, compute_ms: float) -> None:
+        if channel == self.name and request_id == self._exact_id:
+            self._exact_ms = compute_ms
+
     def is_waiting(self) -> bool:
-        """Whether a frame was asked for and is not drawn yet."""
-        return self._busy_after.isActive() or self.busy.isVisible()
+        """Whether a frame was asked for and its exact frame is not drawn yet."""
+        return self._busy_after.isActive() or self.busy.isVisible() or self.coarse
 
     def _not_busy(self) -> None:
         self._busy_after.stop()
         self.busy.hide()
 
+    def _show_coarse(self, frame: Any) -> None:
+        self.engine.expect(self.name)  # this frame is not the current one: the exact one is
+        self._show(frame)
+        self.coarse = True
+        label = self.coarse_label
+        label.adjustSize()
+        area = label.parentWidget()
+        assert area is not None  # the figures' scroll area
+        label.move(area.width() - label.width() - 4, 4)
+        label.raise_()
+        label.show()
+        self._exact_after.start()
+
     def _show(self, frame: Any) -> None:
         self.frame = frame  # what the views show now, parameters and windows included
+        self.coarse = False
         self.draw(frame)
         self.stale.hide()
+        self.coarse_label.hide()
         self._not_busy()
 
     def mark_stale(self, reason: str) -> None:

@@ -173,10 +173,26 @@ def test_a_control_of_one_page_recomputes_only_that_page():
     first = compute_relative(RelativeParams(300, 32, 1e4, scheme="t5"), cpu)
     fewer = compute_relative(replace(first.params, num_buckets=16), cpu)
     # the other pages' arrays are the very ones computed before; the T5 page's are new
-    assert fewer.relative_table is first.relative_table and fewer.distances is first.distances
-    assert fewer.alibi_matrix is first.alibi_matrix
-    assert fewer.buckets is not first.buckets
-    assert fewer.bucket_by_distance.max() < first.bucket_by_distance.max()
+    assert fewer.distances is not None and first.distances is not None
+    assert fewer.distances.relative_table is first.distances.relative_table
+    assert fewer.distances.distances is first.distances.distances
+    assert fewer.alibi is not None and first.alibi is not None
+    assert fewer.alibi.alibi_matrix is first.alibi.alibi_matrix
+    assert fewer.t5 is not None and first.t5 is not None
+    assert fewer.t5.buckets is not first.t5.buckets
+    assert fewer.t5.bucket_by_distance.max() < first.t5.bucket_by_distance.max()
     warmer = compute_relative(replace(first.params, theta=500.0), cpu)
-    assert warmer.relative_table is not first.relative_table
-    assert not np.allclose(warmer.relative_table.values, first.relative_table.values)
+    assert warmer.distances is not None
+    assert warmer.distances.relative_table is not first.distances.relative_table
+    assert not np.allclose(
+        warmer.distances.relative_table.values, first.distances.relative_table.values
+    )
+
+
+def test_only_the_pages_asked_for_are_computed():
+    cpu = torch.device("cpu")
+    frame = compute_relative(RelativeParams(300, 32, 1e4, pages=("alibi",)), cpu)
+    assert frame.alibi is not None and frame.alibi.slopes.shape == (8,)
+    assert frame.distances is None and frame.t5 is None and frame.scores is None
+    with pytest.raises(ValueError, match="pages must be among distances, t5, alibi, scores"):
+        RelativeParams(300, 32, 1e4, pages=("tables",))

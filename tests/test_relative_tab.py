@@ -24,6 +24,30 @@ def set_scheme(window, drive, tab, scheme: str) -> None:
     )
 
 
+def show_page(window, drive, tab, page: str) -> None:
+    """Bring ``page`` to the front and wait for its frame: only the page in front is computed."""
+    if tab.current_page() != page:
+        drive(window, lambda: tab.show_page(page), channel="relative")
+
+
+def test_only_the_page_in_front_is_computed_and_a_page_change_computes_its_own(window, drive, tab):
+    assert tab.current_page() == "distances"
+    assert tab.frame.distances is not None and tab.frame.t5 is None and tab.frame.scores is None
+    show_page(window, drive, tab, "scores")
+    assert tab.frame.scores is not None and tab.frame.distances is None
+    assert tab.content_view.image.image.shape == (64, 64)
+
+
+def test_exporting_a_view_of_a_page_not_computed_waits_for_its_frame(window, drive, tab, tmp_path):
+    from posenc_gui.export_dialog import ExportDialog
+
+    dialog = ExportDialog(tab)
+    dialog.view.setCurrentIndex(dialog.view.findData("attention"))
+    view = dialog.chosen_view()  # brings the page in front and waits for its frame
+    assert tab.current_page() == "scores" and not tab.is_waiting()
+    np.testing.assert_allclose(view.image.image.sum(1), 1.0, rtol=1e-5)  # softmax rows
+
+
 def test_distance_matrix_and_shaw_clipping(window, drive, tab):
     np.testing.assert_array_equal(tab.distance_view.image.image, R64)
     set_scheme(window, drive, tab, "shaw")
@@ -47,6 +71,7 @@ def test_long_sequences_draw_exact_block_means(window, drive, tab):
 
 
 def test_zoomed_bucket_matrix_is_exact(window, drive, tab):
+    show_page(window, drive, tab, "t5")
     drive(window, lambda: window.parameters.seq_len.setValue(5000), channel="relative")
     view = tab.bucket_view
     drive(
@@ -71,6 +96,7 @@ def test_relative_table_row_for_the_chosen_query(window, drive, tab):
 
 
 def test_t5_views_follow_their_controls(window, drive, tab):
+    show_page(window, drive, tab, "t5")
     np.testing.assert_array_equal(
         tab.bucket_view.image.image, relative.t5_bucket(torch.from_numpy(R64)).numpy()
     )
@@ -126,6 +152,7 @@ def test_alibi_views(window, drive, tab):
 
 def test_score_formula_adds_the_scheme_bias(window, drive, tab):
     set_scheme(window, drive, tab, "alibi")
+    show_page(window, drive, tab, "scores")
     q, k = torch.randn(2, 64, 128, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
     content = (q @ k.T / 128**0.5).numpy()
     np.testing.assert_allclose(tab.content_view.image.image, content, rtol=1e-5, atol=1e-6)
@@ -145,6 +172,7 @@ def test_score_formula_adds_the_scheme_bias(window, drive, tab):
 
 def test_sinusoidal_scheme_bias_uses_the_relative_table(window, drive, tab):
     set_scheme(window, drive, tab, "sinusoidal")
+    show_page(window, drive, tab, "scores")
     q, _ = torch.randn(2, 64, 128, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
     table = relative.sinusoidal_relative_table(64, 128, dtype=torch.float64)
     expected = ((q[:, None, :] * table).sum(-1) / 128**0.5).numpy()
@@ -155,6 +183,7 @@ def test_an_odd_number_of_t5_buckets_draws_as_hugging_face_buckets_it(window, dr
     tab = window.tab("relative")
     window.tabs.setCurrentWidget(tab)
     tab.scheme.setCurrentIndex(tab.scheme.findData("t5"))
+    show_page(window, drive, tab, "t5")
     drive(window, lambda: tab.num_buckets.setValue(33), channel="relative")
     from transformers.models.t5.modeling_t5 import T5Attention
 
@@ -165,11 +194,12 @@ def test_an_odd_number_of_t5_buckets_draws_as_hugging_face_buckets_it(window, dr
         33,
         tab.max_distance.value(),
     )
-    assert tab.frame.params.num_buckets == 33 and tab.frame.buckets.values.shape == (64, 64)
-    np.testing.assert_array_equal(tab.frame.buckets.values, expected.numpy())
+    assert tab.frame.params.num_buckets == 33 and tab.frame.t5.buckets.values.shape == (64, 64)
+    np.testing.assert_array_equal(tab.frame.t5.buckets.values, expected.numpy())
 
 
 def test_t5_buckets_against_distance_are_an_exact_staircase_when_pooled(window, drive, tab):
+    show_page(window, drive, tab, "t5")
     drive(window, lambda: window.parameters.seq_len.setValue(200_000), channel="relative")
     x, y = tab.bucket_curve_view.curve_items[0].getOriginalDataset()
     assert len(x) < 2 * 64 + 2  # a staircase's corners, not a point per pixel
@@ -181,6 +211,7 @@ def test_t5_buckets_against_distance_are_an_exact_staircase_when_pooled(window, 
 
 
 def test_a_pooled_bucket_matrix_shows_buckets_never_their_means(window, drive, tab):
+    show_page(window, drive, tab, "t5")
     drive(window, lambda: window.parameters.seq_len.setValue(50_000), channel="relative")
     view = tab.bucket_view
     values = view.image.image

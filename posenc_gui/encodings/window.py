@@ -5,7 +5,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from posenc_gui.encodings._checks import check_int
 
@@ -47,3 +49,30 @@ def intersect(window: Window, start: int, stop: int) -> Window | None:
 def shifted(window: Window, offset: int) -> Window:
     """The same window moved by ``offset``."""
     return Window(window.start + offset, window.stop + offset, window.pixels)
+
+
+Params = TypeVar("Params")
+
+
+def coarser(window: Window, factor: int) -> Window:
+    """The same window with ``1/factor`` of its pixels (at least one)."""
+    return dataclasses.replace(window, pixels=max(1, window.pixels // factor))
+
+
+def coarsened(params: Params, factor: int) -> Params:
+    """A frame's parameters (a dataclass) with each of its windows — a field that is a Window
+    or a tuple of them — at ``1/factor`` of its pixels: the same views at a coarser grain."""
+    check_int("factor", factor, 1)
+
+    def coarse(value: Any) -> Any:
+        if isinstance(value, Window):
+            return coarser(value, factor)
+        if isinstance(value, tuple) and value and all(isinstance(v, Window) for v in value):
+            return tuple(coarser(v, factor) for v in value)
+        return value
+
+    assert dataclasses.is_dataclass(params) and not isinstance(params, type)
+    changes = {
+        field.name: coarse(getattr(params, field.name)) for field in dataclasses.fields(params)
+    }
+    return dataclasses.replace(params, **changes)

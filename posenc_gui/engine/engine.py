@@ -201,6 +201,12 @@ class Engine(QObject):
         self._pending.put(request)
         return request.id
 
+    def expect(self, channel: str) -> None:
+        """Say a later request of ``channel`` will follow (the exact frame after a coarse one):
+        from now on no frame of it is current until that request's."""
+        self._next_id += 1
+        self._latest[channel] = self._next_id
+
     def prefer(self, channel: str | None) -> None:
         """Compute ``channel``'s request (the visible tab's) before any other waiting one."""
         self._pending.prefer(channel)

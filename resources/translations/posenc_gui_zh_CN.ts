@@ -260,6 +260,10 @@
       <translation>计算中……视图显示的是之前的设置</translation>
     </message>
     <message>
+      <source>coarse: fewer pixels until the exact frame is computed</source>
+      <translation>粗略预览：像素较少，精确帧计算完成后替换</translation>
+    </message>
+    <message>
       <source>not current: {reason}</source>
       <translation>非当前结果：{reason}</translation>
     </message>
@@ -416,12 +420,12 @@
       <translation>(c) 相似度 {0}</translation>
     </message>
     <message>
-      <source>dim {0}</source>
-      <translation>维度 {0}</translation>
-    </message>
-    <message>
       <source>PE({0})·PE(p+k)</source>
       <translation>PE({0})·PE(p+k)</translation>
+    </message>
+    <message>
+      <source>dim {0}</source>
+      <translation>维度 {0}</translation>
     </message>
     <message>
       <source>Every curve is 1 at distance 0. Sinusoidal and RoPE: cosine similarity of one vector at positions p and p + k. ALiBi: e&lt;sup&gt;−m&lt;sub&gt;h&lt;/sub&gt;k&lt;/sup&gt;, the factor its bias multiplies attention by. T5 and Shaw: 1 − bucket (or clipped index) / the last one; flat where distances share a bucket or a vector and cannot be told apart.</source>

@@ -7,7 +7,9 @@ distances and averaged exactly over the pixel blocks the view shows.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import torch
@@ -20,6 +22,7 @@ from posenc_gui.frames import runs_on, to_numpy
 from posenc_gui.translatable import N_
 
 SCHEMES = ("sinusoidal", "shaw", "t5", "alibi")
+PAGES = ("distances", "t5", "alibi", "scores")
 SCORE_WINDOW = 256  # the score-formula view shows positions 0 … 255 exactly
 
 
@@ -45,6 +48,12 @@ class RelativeParams:
     bucket_x: Window | None = None  # distances j − i
     alibi_windows: tuple[Window, Window] | None = None
     alibi_x: Window | None = None  # distances i − j ≥ 0
+    pages: tuple[str, ...] | None = None  # the pages to compute (None: every page)
+
+    def __post_init__(self) -> None:
+        unknown = set(self.pages or ()) - set(PAGES)
+        if unknown:
+            raise ValueError(f"pages must be among {', '.join(PAGES)}, got {sorted(unknown)}")
 
 
 @dataclass(frozen=True)
@@ -57,22 +66,44 @@ class Matrix:
 
 
 @dataclass(frozen=True)
-class RelativeFrame:
-    params: RelativeParams
+class DistancesPage:
     distances: Matrix  # j − i, clipped to ±k for Shaw (block means)
     relative_table: Matrix  # PE(j − i) for the chosen query i, keys × channels (exact means)
+
+
+@dataclass(frozen=True)
+class T5Page:
     buckets: Matrix  # T5 bucket of j − i (block means)
     bucket_x: np.ndarray  # each distance, or the corners of the bucket staircase
     bucket_by_distance: np.ndarray  # mean bucket over each pixel
+
+
+@dataclass(frozen=True)
+class AlibiPage:
     slopes: np.ndarray  # [n_heads]
     alibi_matrix: Matrix  # bias of the chosen head; NaN where masked (future)
     alibi_x: np.ndarray  # centre distance i − j of each pixel
     alibi_curves: np.ndarray  # [n_heads, X] bias against distance (exact: linear in it)
+
+
+@dataclass(frozen=True)
+class ScoresPage:
     window: int  # the score-formula view covers positions 0 … window−1
     content: np.ndarray  # [W, W] q_i·k_j / √d
     bias: np.ndarray  # [W, W] b_{r(i,j)} of the chosen scheme (−inf masked → NaN)
     total: np.ndarray  # [W, W] content + bias
     attention: np.ndarray  # [W, W] softmax over j of the total
+
+
+@dataclass(frozen=True)
+class RelativeFrame:
+    """The arrays of the pages asked for (``params.pages``); None for the others."""
+
+    params: RelativeParams
+    distances: DistancesPage | None
+    t5: T5Page | None
+    alibi: AlibiPage | None
+    scores: ScoresPage | None
 
 
 @functools.lru_cache(maxsize=2)
@@ -203,31 +234,30 @@ def _alibi_views(
     return slopes.numpy(), _matrix(by_distance, windows, seq_len), centres.numpy(), curves.numpy()
 
 
-def compute_relative(p: RelativeParams, device: torch.device) -> RelativeFrame:
-    """Every Relative view's arrays for ``p``."""
-    seq_len = p.seq_len
+def _distances_page(p: RelativeParams, device: torch.device) -> DistancesPage:
     clip = p.max_relative_position if p.scheme == "shaw" else None
-    channels, keys = p.table_windows or (full(None, 0, p.d_model), full(None, 0, seq_len))
-    i = min(p.query_position, seq_len - 1)
-    buckets, bucket_x, bucket_means = _t5_views(
-        seq_len,
-        p.bidirectional,
-        p.num_buckets,
-        p.max_distance,
-        p.bucket_windows,
-        full(p.bucket_x, -(seq_len - 1), seq_len),
-    )
+    channels, keys = p.table_windows or (full(None, 0, p.d_model), full(None, 0, p.seq_len))
+    i = min(p.query_position, p.seq_len - 1)
+    distances = _distance_matrix(p.seq_len, clip, p.distance_windows)
     checkpoint()  # between views: a newer request stops this one here
-    slopes, alibi_matrix, alibi_x, alibi_curves = _alibi_views(
-        seq_len, p.n_heads, p.head, p.causal, p.alibi_windows, full(p.alibi_x, 0, seq_len)
-    )
-    checkpoint()
-    distances = _distance_matrix(seq_len, clip, p.distance_windows)
-    checkpoint()
-    relative_table = _relative_table(channels, keys, i, p.d_model, p.theta, device)
-    checkpoint()
+    return DistancesPage(distances, _relative_table(channels, keys, i, p.d_model, p.theta, device))
 
-    window = min(seq_len, SCORE_WINDOW)
+
+def _t5_page(p: RelativeParams, device: torch.device) -> T5Page:
+    x = full(p.bucket_x, -(p.seq_len - 1), p.seq_len)
+    views = _t5_views(
+        p.seq_len, p.bidirectional, p.num_buckets, p.max_distance, p.bucket_windows, x
+    )
+    return T5Page(*views)
+
+
+def _alibi_page(p: RelativeParams, device: torch.device) -> AlibiPage:
+    x = full(p.alibi_x, 0, p.seq_len)
+    return AlibiPage(*_alibi_views(p.seq_len, p.n_heads, p.head, p.causal, p.alibi_windows, x))
+
+
+def _scores_page(p: RelativeParams, device: torch.device) -> ScoresPage:
+    window = min(p.seq_len, SCORE_WINDOW)
     q, key = _random_queries_keys(p.seed, window, p.d_model)
     content = q @ key.T / p.d_model**0.5
     bias = _scheme_bias(p, q, window)
@@ -236,22 +266,34 @@ def compute_relative(p: RelativeParams, device: torch.device) -> RelativeFrame:
     def shown_array(values: torch.Tensor) -> np.ndarray:  # masked −inf is drawn as NaN
         return to_numpy(torch.where(torch.isfinite(values), values, torch.nan))
 
-    return RelativeFrame(
-        params=p,
-        distances=distances,
-        relative_table=relative_table,
-        buckets=buckets,
-        bucket_x=bucket_x,
-        bucket_by_distance=bucket_means,
-        slopes=slopes,
-        alibi_matrix=alibi_matrix,
-        alibi_x=alibi_x,
-        alibi_curves=alibi_curves,
+    return ScoresPage(
         window=window,
         content=to_numpy(content),
         bias=shown_array(bias),
         total=shown_array(total),
         attention=to_numpy(torch.softmax(total, dim=-1)),
+    )
+
+
+Page = TypeVar("Page")
+
+
+def compute_relative(p: RelativeParams, device: torch.device) -> RelativeFrame:
+    """The arrays of the Relative views on the pages ``p.pages`` (default: every page)."""
+
+    def page(name: str, compute: Callable[[RelativeParams, torch.device], Page]) -> Page | None:
+        if p.pages is not None and name not in p.pages:
+            return None
+        arrays = compute(p, device)
+        checkpoint()  # between pages: a newer request stops this one here
+        return arrays
+
+    return RelativeFrame(
+        params=p,
+        distances=page("distances", _distances_page),
+        t5=page("t5", _t5_page),
+        alibi=page("alibi", _alibi_page),
+        scores=page("scores", _scores_page),
     )
 
 

@@ -14,9 +14,13 @@ from posenc_gui.tabs.relative import SPEC
 from posenc_gui.tabs.relative.compute import (
     COMPARE,
     SCHEMES,
+    AlibiPage,
+    DistancesPage,
     Matrix,
     RelativeFrame,
     RelativeParams,
+    ScoresPage,
+    T5Page,
     compute_relative,
 )
 from posenc_gui.views import Curve, CurvesView, HeatmapView
@@ -55,6 +59,7 @@ class RelativeTab(Tab):
     spec, title = SPEC, N_("Relative")
     name = SPEC.name
     compute = staticmethod(compute_relative)
+    per_page = True
     preset_kinds = ("t5", "alibi")
     compare = COMPARE
 
@@ -271,6 +276,7 @@ class RelativeTab(Tab):
             bucket_x=self.bucket_curve_view.x_window(-(seq_len - 1), seq_len),
             alibi_windows=self.alibi_view.windows(seq_len, seq_len),
             alibi_x=self.alibi_curve_view.x_window(0, seq_len),
+            pages=(self.current_page() or "distances",),
         )
 
     def caption_parameters(self) -> str:
@@ -284,6 +290,16 @@ class RelativeTab(Tab):
 
     def draw(self, frame: RelativeFrame) -> None:
         p = frame.params
+        if frame.distances is not None:
+            self._draw_distances(p, frame.distances)
+        if frame.t5 is not None:
+            self._draw_t5(p, frame.t5)
+        if frame.alibi is not None:
+            self._draw_alibi(p, frame.alibi)
+        if frame.scores is not None:
+            self._draw_scores(p, frame.scores)
+
+    def _draw_distances(self, p: RelativeParams, frame: DistancesPage) -> None:
         square = (p.seq_len, p.seq_len)
         clip = tr(", clipped to ±{0}").format(p.max_relative_position) if p.scheme == "shaw" else ""
         set_title(self.distance_view.plot, tr("(a) Relative distance j − i{0}").format(clip))
@@ -293,6 +309,9 @@ class RelativeTab(Tab):
             tr("(b) Sinusoidal relative table R[{0}, j, :]").format(p.query_position),
         )
         _show(self.table_view, frame.relative_table, (p.d_model, p.seq_len), levels=(-1.0, 1.0))
+
+    def _draw_t5(self, p: RelativeParams, frame: T5Page) -> None:
+        square = (p.seq_len, p.seq_len)
         _show(self.bucket_view, frame.buckets, square, levels=(0.0, p.num_buckets - 1.0))
         self.bucket_curve_view.set_curves(
             [
@@ -305,6 +324,8 @@ class RelativeTab(Tab):
             x_extent=(-(p.seq_len - 1), p.seq_len),
         )
 
+    def _draw_alibi(self, p: RelativeParams, frame: AlibiPage) -> None:
+        square = (p.seq_len, p.seq_len)
         heads = np.arange(1, p.n_heads + 1)
         self.slope_view.set_curves([Curve("mₕ", heads, frame.slopes, scatter=True)])
         kind = tr("causal") if p.causal else tr("symmetric")
@@ -324,6 +345,7 @@ class RelativeTab(Tab):
             x_extent=(0, p.seq_len),
         )
 
+    def _draw_scores(self, p: RelativeParams, frame: ScoresPage) -> None:
         window = np.arange(frame.window + 1)
         set_title(self.bias_view.plot, tr("(e) Bias: {0}").format(tr(SCHEME_LABELS[p.scheme])))
         for view, values in (

@@ -1,0 +1,369 @@
+"""The benchmark's driver: a shown MainWindow, scripted control changes, painted frames."""
+
+from __future__ import annotations
+
+import os
+import platform
+import resource
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+
+from posenc_gui.bench import LAUNCHED
+from posenc_gui.bench.baselines import contents, page_floor, percentile, seed_redraw
+
+SIZES = ((512, 512, 128), (131_072, 4096, 128), (1 << 20, 16384, 1024))
+FRAME_TIMEOUT_S = 60.0
+IDLE_S = 0.04  # the views have painted a frame once no paint came for this long
+
+
+@dataclass
+class Result:
+    tab: str
+    view: str
+    seq_len: int
+    d_model: int
+    head_dim: int
+    views: int  # views on the page
+    p50_ms: float  # the first frame painted: the coarse one where the frame is heavy
+    p95_ms: float
+    exact_p50_ms: float  # the exact frame painted (the same frame where none was coarse)
+    exact_p95_ms: float
+    coarse_share: float  # of the changes, how many showed a coarse frame first
+    compute_ms: float
+    draw_ms: float  # the GUI thread handing the frame to the views
+    paint_ms: float  # the views painting it
+    stall_ms: float
+    floor_p50_ms: float  # the same views in bare pyqtgraph
+    floor_p95_ms: float
+
+
+def _paint_watch():
+    """An event filter on views' viewports that paints them itself, timing each paint (the
+    view's own ``viewportEvent``, which a scroll area's viewport would otherwise call)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class PaintWatch(QObject):
+        paints, paint_ms = 0, 0.0
+
+        def eventFilter(self, watched, event) -> bool:
+            if event.type() != QEvent.Type.Paint:
+                return False
+            start = time.perf_counter()
+            watched.parent().viewportEvent(event)
+            self.paint_ms += (time.perf_counter() - start) * 1e3
+            self.paints += 1
+            return True
+
+    return PaintWatch()
+
+
+class Bench:
+    """Times frames of a shown MainWindow; everything runs on the GUI thread's event loop."""
+
+    def __init__(self, window, app) -> None:
+        from PySide6.QtCore import QTimer
+
+        self.window, self.app = window, app
+        # per drawn frame: channel, compute ms, time, whether it is the channel's current
+        # request and whether it is a coarse one (both as the frame was drawn)
+        self.drawn: list[tuple[str, float, float, bool, bool]] = []
+        window.engine.frame_drawn.connect(self._on_drawn)
+        self.last_tick = time.perf_counter()
+        self.stall = 0.0
+        self.ticker = QTimer(interval=2)
+        self.ticker.timeout.connect(self._tick)
+        self.ticker.start()
+        self.watch = _paint_watch()
+
+    def _on_drawn(self, channel: str, request_id: int, ms: float) -> None:
+        tab = self.window.tab(channel.split(".")[0])  # e.g. rope.rotation: the RoPE tab's
+        current = self.window.engine.is_current(channel, request_id)
+        self.drawn.append((channel, ms, time.perf_counter(), current, tab.coarse))
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.stall = max(self.stall, now - self.last_tick)
+        self.last_tick = now
+
+    def wait_frame(
+        self, channel: str, since: int, *, exact: bool = True
+    ) -> tuple[float, float, bool] | None:
+        """Process events until ``channel`` drew its current request after entry ``since`` (or,
+        with ``exact`` False, a coarse frame first); (compute ms, time, coarse) or None."""
+        deadline = time.perf_counter() + FRAME_TIMEOUT_S
+        while time.perf_counter() < deadline:
+            self.app.processEvents()
+            for ch, ms, at, current, coarse in self.drawn[since:]:
+                ours = ch == channel or ch.startswith(channel + ".")
+                if ours and ((current and not coarse) or (coarse and not exact)):
+                    return ms, at, coarse
+            time.sleep(0.0005)
+        return None
+
+    def settle(self, seconds: float) -> None:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            self.app.processEvents()
+            time.sleep(0.001)
+
+    def visible_views(self, tab) -> list:
+        from PySide6.QtWidgets import QGraphicsView
+
+        return [
+            view
+            for view in tab.view_names().values()
+            if view.isVisible() and isinstance(view, QGraphicsView)
+        ]
+
+    def painted(self) -> float:
+        """Run the event loop until the views have painted what was drawn (no paint for
+        IDLE_S); the time the last paint ended."""
+        now = time.perf_counter()
+        last_end = quiet_since = now
+        while now - quiet_since < IDLE_S:
+            paints = self.watch.paints
+            self.app.processEvents()
+            now = time.perf_counter()
+            if self.watch.paints != paints:
+                last_end = quiet_since = now
+            else:
+                time.sleep(0.0005)
+        return last_end
+
+    def measure(self, channel: str, actions: Sequence[tuple[str, Step]]) -> Timings:
+        """Time each action: control change → first frame painted and → exact frame painted."""
+        from PySide6.QtWidgets import QGraphicsView
+
+        timings = Timings()
+        self.settle(0.05)
+        self.stall, self.last_tick = 0.0, time.perf_counter()
+        tab = self.window.tab(channel)
+        for view in self.visible_views(tab):
+            QGraphicsView.viewport(view).installEventFilter(self.watch)
+        draw = tab.draw
+
+        def timed_draw(frame) -> None:  # the engine calls the instance's draw
+            start = time.perf_counter()
+            draw(frame)
+            timings.last_draw = (time.perf_counter() - start) * 1e3
+
+        tab.draw = timed_draw
+        try:
+            for name, action in actions:
+                self._step(tab, name, action, timings)
+        finally:
+            del tab.draw  # the class's again
+        timings.stall = self.stall * 1e3
+        return timings
+
+    def _step(self, tab, name: str, action: Step, timings: Timings) -> None:
+        since = len(self.drawn)
+        self.watch.paint_ms = 0.0
+        start = time.perf_counter()
+        back = action()
+        if isinstance(back, bool):  # nothing could change
+            return
+        try:
+            tab.request()
+        except ValueError:  # settings the tab refuses (it says why) draw no frame to time:
+            back()  # undone, so that the next steps start from settings that fit
+            return
+        first = self.wait_frame(tab.name, since, exact=False)
+        if first is None:
+            raise RuntimeError(
+                f"{tab.name}: no frame within {FRAME_TIMEOUT_S:.0f} s after changing {name}"
+            )
+        first_end = exact_end = self.painted()
+        compute_ms = first[0]
+        if first[2]:  # a coarse frame: then the exact one
+            self.watch.paint_ms = 0.0
+            exact = self.wait_frame(tab.name, since)
+            if exact is None:
+                raise RuntimeError(f"{tab.name}: no exact frame after changing {name}")
+            exact_end, compute_ms = self.painted(), exact[0]
+        timings.add((first_end - start) * 1e3, (exact_end - start) * 1e3, first[2])
+        timings.splits.append((compute_ms, timings.last_draw, self.watch.paint_ms))
+
+
+@dataclass
+class Timings:
+    """What ``Bench.measure`` found for one page."""
+
+    first: list[float] = field(default_factory=list)  # ms to the first frame painted
+    exact: list[float] = field(default_factory=list)  # ms to the exact frame painted
+    coarse: int = 0  # changes that showed a coarse frame first
+    splits: list[tuple[float, float, float]] = field(default_factory=list)  # compute/draw/paint
+    last_draw: float = 0.0
+    stall: float = 0.0
+
+    def add(self, first: float, exact: float, coarse: bool) -> None:
+        self.first.append(first)
+        self.exact.append(exact)
+        self.coarse += coarse
+
+
+# A scripted change: returns False when nothing could change, else a way back.
+Undo = Callable[[], object]
+Step = Callable[[], "Undo | bool"]
+
+# The sizes under test and the toggles that change them or start animations stay untouched.
+UNTOUCHED = {"seq_len", "d_model", "head_dim", "label_tokens", "play", "sweep"}
+
+
+def controls_of(window, tab_name: str) -> list:
+    """Every control a user can move on a tab, plus the shared base θ."""
+    from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
+
+    from posenc_gui.controls import IntControl, LogControl
+
+    tab = window.tab(tab_name)
+    found = [
+        widget
+        for kind in (IntControl, LogControl, QComboBox, QCheckBox, QSpinBox, QDoubleSpinBox)
+        for widget in tab.findChildren(kind)
+        if widget.objectName()
+        and widget.objectName() not in UNTOUCHED
+        and not isinstance(widget.parent(), IntControl | LogControl)
+    ]
+    return [window.parameters.theta, *sorted(found, key=lambda w: w.objectName())]
+
+
+def _change(control, k: int) -> Step:
+    """An action that moves ``control`` to another valid value (alternating with ``k``); it
+    returns False when nothing could change, else a way back."""
+    from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
+
+    if isinstance(control, QComboBox):
+
+        def choose() -> Undo:
+            index = control.currentIndex()
+            control.setCurrentIndex((index + 1) % control.count())
+            return lambda: control.setCurrentIndex(index)
+
+        return choose
+    if isinstance(control, QCheckBox):
+
+        def toggle() -> Undo:
+            control.toggle()
+            return control.toggle
+
+        return toggle
+    box = control if isinstance(control, QSpinBox | QDoubleSpinBox) else control.box
+    low, high = box.minimum(), box.maximum()
+    # two values a quarter and a third of the way up the range (geometrically for log ranges)
+    share = 0.25 if k % 2 else 1 / 3
+    value = low * (high / low) ** share if low > 0 else low + (high - low) * share
+
+    def move() -> Undo | bool:
+        before = control.value()
+        for target in (value, low, high):  # the first that really changes it (after rounding)
+            control.setValue(target)
+            if control.value() != before:
+                return lambda: control.setValue(before)
+        return False  # a one-value range (one ALiBi head, say): nothing to time
+
+    return move
+
+
+def _steps(window, tab_name: str, count: int, first: int) -> list[tuple[str, Step]]:
+    """``count`` scripted (control name, change) steps walking through the tab's controls.
+
+    ``first`` numbers the steps across the whole run, so consecutive steps differ.
+    """
+    controls = controls_of(window, tab_name)
+    return [
+        (controls[k % len(controls)].objectName(), _change(controls[k % len(controls)], k))
+        for k in range(first, first + count)
+    ]
+
+
+def _median(values: Sequence[float]) -> float:
+    return round(statistics.median(values), 1)
+
+
+def _result(
+    tab, page: str, size: tuple[int, int, int], timings: Timings, floor: dict, views: int
+) -> Result:
+    computes, draws, paints = zip(*timings.splits, strict=True)
+    return Result(
+        tab=tab.name,
+        view=page,
+        seq_len=size[0],
+        d_model=size[1],
+        head_dim=size[2],
+        views=views,
+        p50_ms=round(percentile(timings.first, 0.5), 1),
+        p95_ms=round(percentile(timings.first, 0.95), 1),
+        exact_p50_ms=round(percentile(timings.exact, 0.5), 1),
+        exact_p95_ms=round(percentile(timings.exact, 0.95), 1),
+        coarse_share=round(timings.coarse / len(timings.first), 2),
+        compute_ms=_median(computes),
+        draw_ms=_median(draws),
+        paint_ms=_median(paints),
+        stall_ms=round(timings.stall, 1),
+        floor_p50_ms=floor["p50_ms"],
+        floor_p95_ms=floor["p95_ms"],
+    )
+
+
+def run(
+    sizes: Sequence[tuple[int, int, int]],
+    steps: int,
+    device: str | None,
+    tabs: Sequence[str] = (),
+) -> dict:
+    """Measure every page of ``tabs`` (default: all) at each size; the report's data."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QWidget
+
+    from posenc_gui.app import application
+    from posenc_gui.window import MainWindow
+
+    app = application()
+    window = MainWindow(device=device)
+    window.resize(1500, 950)
+    window.show()
+    bench = Bench(window, app)
+    first = bench.wait_frame("absolute", 0)
+    first_frame_s = time.perf_counter() - LAUNCHED if first else float("nan")
+
+    results, step = [], 0
+    try:
+        for size in sizes:
+            for name, value in zip(("seq_len", "d_model", "head_dim"), size, strict=True):
+                getattr(window.parameters, name).setValue(value)
+            for index in range(window.tabs.count()):
+                tab = window.tab_at(index)
+                if tabs and tab.name not in tabs:
+                    continue
+                window.tabs.setCurrentWidget(tab)
+                for page in tab.page_names() or ["all"]:
+                    if tab.pages is not None:
+                        tab.show_page(page)
+                    bench.settle(0.2)  # the page's views settle their sizes
+                    since = len(bench.drawn)
+                    tab.refresh()
+                    bench.wait_frame(tab.name, since)
+                    bench.settle(0.3)  # its first paint is not part of a control change
+                    timings = bench.measure(tab.name, _steps(window, tab.name, steps, step))
+                    step += steps
+                    if timings.first:
+                        views = bench.visible_views(tab)
+                        shown = [contents(view) for view in views]
+                        area = tab.findChild(QWidget, "figures") or tab
+                        floor = page_floor(shown, (area.width(), area.height()), max(steps, 10))
+                        results.append(_result(tab, page, size, timings, floor, len(shown)))
+        seed = seed_redraw(max(steps, 10))
+    finally:
+        window.close()  # stops the engine's thread, whatever happened
+    return {
+        "device": window.engine.device,
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}",
+        "results": [asdict(result) for result in results],
+        "seed": seed,
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "first_frame_s": round(first_frame_s, 2),
+    }

@@ -1,0 +1,98 @@
+"""The benchmark's targets and its printed table."""
+
+from __future__ import annotations
+
+# Control → painted pixels on the 2-core CPU machine.
+FLOOR_RATIO = 1.5  # a page's p50 against its views in bare pyqtgraph
+FEW_VIEWS_P95_MS = 16.0  # at 512 · 512 · 128: one- and two-view pages …
+MANY_VIEWS_P95_MS = 25.0  # … and pages of more views
+MEDIUM_P95_MS = 50.0  # at 131,072 · 4096 · 128
+LARGE_COARSE_P95_MS = 100.0  # at 2^20 · 16,384 · 1024: the coarse frame …
+LARGE_EXACT_P95_MS = 1000.0  # … and the exact one
+STALL_MS = 30.0
+PEAK_RSS_MB = 1024.0
+FIRST_FRAME_S = 2.0
+SEED_RATIO = 20.0  # the seed's redraw of the Absolute tab's panels against ours, at 512
+
+
+def misses(row: dict) -> list[str]:
+    """The targets ``row`` (one page at one size) misses, each as a short phrase."""
+    found = []
+    if row["p50_ms"] > FLOOR_RATIO * row["floor_p50_ms"]:
+        found.append(f"floor ×{row['p50_ms'] / row['floor_p50_ms']:.1f}")
+    if row["seq_len"] <= 512:
+        limit = FEW_VIEWS_P95_MS if row["views"] <= 2 else MANY_VIEWS_P95_MS
+        if row["p95_ms"] > limit:
+            found.append(f"p95 > {limit:.0f}")
+    elif row["seq_len"] <= 131_072:
+        if row["p95_ms"] > MEDIUM_P95_MS:
+            found.append(f"p95 > {MEDIUM_P95_MS:.0f}")
+    else:
+        if row["p95_ms"] > LARGE_COARSE_P95_MS:
+            found.append(f"first p95 > {LARGE_COARSE_P95_MS:.0f}")
+        if row["exact_p95_ms"] > LARGE_EXACT_P95_MS:
+            found.append(f"exact p95 > {LARGE_EXACT_P95_MS:.0f}")
+    if row["stall_ms"] > STALL_MS:
+        found.append(f"stall > {STALL_MS:.0f}")
+    return found
+
+
+def seed_ratio(report: dict) -> float | None:
+    """The seed's redraw time over the Absolute tab's, p50 at 512 (None without either)."""
+    ours = [
+        row["p50_ms"]
+        for row in report["results"]
+        if row["tab"] == "absolute" and row["seq_len"] == 512
+    ]
+    if not ours or report["seed"] is None:
+        return None
+    return report["seed"]["p50_ms"] / ours[0]
+
+
+def _check(ok: bool) -> str:
+    return "meets" if ok else "misses"
+
+
+def table(report: dict, *, profile: bool = False) -> str:
+    """The report as text: a header of whole-run figures, one line per page and size."""
+    seed, ratio = report["seed"], seed_ratio(report)
+    seed_line = (
+        "seed-style redraw (numpy + matplotlib, the Absolute tab's four panels at 512): needs "
+        "matplotlib (pip install 'posenc-gui[bench]')"
+        if seed is None
+        else f"seed-style redraw (numpy + matplotlib, the Absolute tab's four panels at 512): "
+        f"p50 {seed['p50_ms']} ms, p95 {seed['p95_ms']} ms"
+        + (
+            ""
+            if ratio is None
+            else f"; ours {ratio:.1f}× faster ({_check(ratio >= SEED_RATIO)} ≥ {SEED_RATIO:.0f}×)"
+        )
+    )
+    split = f" {'draw':>6} {'paint':>6}" if profile else ""
+    lines = [
+        f"device {report['device']} · {report['machine']}",
+        f"first frame {report['first_frame_s']} s after launch "
+        f"({_check(report['first_frame_s'] <= FIRST_FRAME_S)} ≤ {FIRST_FRAME_S:.0f} s) · peak "
+        f"memory {report['peak_rss_mb']} MB ({_check(report['peak_rss_mb'] <= PEAK_RSS_MB)} "
+        f"≤ {PEAK_RSS_MB:.0f} MB)",
+        "command line: "
+        + ", ".join(f"posenc-gui {args} {s} s" for args, s in report["command_line_s"].items()),
+        seed_line,
+        "latency: control change to the views painted; first: the first frame (coarse where "
+        "the frame is heavy), exact: the exact one; floor: the page's views in bare pyqtgraph",
+        "",
+        f"{'tab':<10} {'page':<12} {'seq_len':>9} {'d_model':>7} {'head':>5} {'views':>5} "
+        f"{'p50':>6} {'p95':>6} {'exact50':>7} {'exact95':>7} {'coarse':>6} {'floor50':>7} "
+        f"{'compute':>7}{split} {'stall':>6}  targets",
+    ]
+    for r in report["results"]:
+        times = f" {r['draw_ms']:>6} {r['paint_ms']:>6}" if profile else ""
+        missed = misses(r)
+        lines.append(
+            f"{r['tab']:<10} {r['view']:<12} {r['seq_len']:>9} {r['d_model']:>7} "
+            f"{r['head_dim']:>5} {r['views']:>5} {r['p50_ms']:>6} {r['p95_ms']:>6} "
+            f"{r['exact_p50_ms']:>7} {r['exact_p95_ms']:>7} {r['coarse_share']:>6} "
+            f"{r['floor_p50_ms']:>7} {r['compute_ms']:>7}{times} {r['stall_ms']:>6}  "
+            + ("met" if not missed else "missed: " + ", ".join(missed))
+        )
+    return "\n".join(lines)

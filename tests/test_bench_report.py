@@ -1,0 +1,77 @@
+"""The benchmark's targets, as the performance issue states them, read from its rows."""
+
+import pytest
+
+from posenc_gui.bench.__main__ import main
+from posenc_gui.bench.report import misses, seed_ratio, table
+
+
+def row(**changes):
+    base = {
+        "tab": "absolute",
+        "view": "all",
+        "seq_len": 512,
+        "d_model": 512,
+        "head_dim": 128,
+        "views": 4,
+        "p50_ms": 10.0,
+        "p95_ms": 20.0,
+        "exact_p50_ms": 10.0,
+        "exact_p95_ms": 20.0,
+        "coarse_share": 0.0,
+        "compute_ms": 3.0,
+        "draw_ms": 2.0,
+        "paint_ms": 4.0,
+        "stall_ms": 12.0,
+        "floor_p50_ms": 8.0,
+        "floor_p95_ms": 9.0,
+    }
+    return base | changes
+
+
+def test_a_row_within_every_target_misses_none():
+    assert misses(row()) == []
+
+
+@pytest.mark.parametrize(
+    ("changes", "missed"),
+    [
+        ({"p50_ms": 12.1}, "floor ×1.5"),  # more than 1.5 × its bare-pyqtgraph floor
+        ({"p95_ms": 25.5}, "p95 > 25"),  # four views at 512: 25 ms
+        ({"views": 2, "p95_ms": 16.5}, "p95 > 16"),  # one or two views at 512: 16 ms
+        ({"seq_len": 131_072, "p95_ms": 51.0}, "p95 > 50"),
+        ({"seq_len": 1 << 20, "p95_ms": 101.0, "exact_p95_ms": 900.0}, "first p95 > 100"),
+        ({"seq_len": 1 << 20, "p95_ms": 90.0, "exact_p95_ms": 1001.0}, "exact p95 > 1000"),
+        ({"stall_ms": 31.0}, "stall > 30"),
+    ],
+)
+def test_each_target_is_named_when_missed(changes, missed):
+    assert missed in misses(row(**changes))
+
+
+def test_the_table_names_the_targets_and_the_seed_ratio():
+    report = {
+        "device": "cpu",
+        "machine": "x86_64, 2 CPUs",
+        "first_frame_s": 2.5,
+        "peak_rss_mb": 900.0,
+        "command_line_s": {"--help": 0.05},
+        "seed": {"p50_ms": 250.0, "p95_ms": 300.0},
+        "results": [row(), row(tab="relative", view="t5", views=2, p95_ms=30.0)],
+    }
+    assert seed_ratio(report) == 25.0  # 250 ms against the Absolute tab's 10 ms
+    text = table(report)
+    assert "first frame 2.5 s after launch (misses ≤ 2 s)" in text
+    assert "peak memory 900.0 MB (meets ≤ 1024 MB)" in text
+    assert "25.0× faster (meets ≥ 20×)" in text
+    lines = text.splitlines()
+    assert lines[-2].endswith("met") and lines[-1].endswith("missed: p95 > 16")
+
+
+def test_a_size_that_is_not_three_numbers_is_refused(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--sizes", "512,512"])
+    assert exit_.value.code == 2
+    assert "a size is seq_len,d_model,head_dim (three whole numbers), got '512,512'" in (
+        capsys.readouterr().err
+    )
