@@ -213,7 +213,7 @@ UNTOUCHED = {"seq_len", "d_model", "head_dim", "label_tokens", "play", "sweep"}
 
 
 def controls_of(window, tab_name: str) -> list:
-    """Every control a user can move on a tab, plus the shared base θ."""
+    """Every control a user can move on the tab's page in front, plus the shared base θ."""
     from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
 
     from posenc_gui.controls import IntControl, LogControl
@@ -226,6 +226,7 @@ def controls_of(window, tab_name: str) -> list:
         if widget.objectName()
         and widget.objectName() not in UNTOUCHED
         and not isinstance(widget.parent(), IntControl | LogControl)
+        and widget.isVisibleTo(tab)  # the page's own: another page's rows are hidden
     ]
     return [window.parameters.theta, *sorted(found, key=lambda w: w.objectName())]
 

@@ -30,22 +30,35 @@ def bins(length: int, max_bins: int) -> tuple[torch.Tensor, torch.Tensor]:
     return edges[:-1], edges[1:] - edges[:-1]
 
 
+REAL_DTYPES = (torch.float64, torch.float32)
+
+
 def mean_cos_sin(
-    starts: torch.Tensor, counts: torch.Tensor, inv_freq: torch.Tensor
+    starts: torch.Tensor,
+    counts: torch.Tensor,
+    inv_freq: torch.Tensor,
+    *,
+    dtype: torch.dtype = torch.float64,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Mean of ``cos(p ω)`` and of ``sin(p ω)`` over each run of positions, for each frequency.
 
     ``starts``, ``counts``: ``[B]``; ``inv_freq``: ``[F]`` (rad / position, in (0, π)).
-    Returns two float64 ``[B, F]`` tensors. Exact for runs of length 1.
+    Returns two ``[B, F]`` tensors of ``dtype``. Exact for runs of length 1. In float32 the
+    phase is formed and reduced mod 2π in float64 first, so each value stays within 1e-6 of
+    the float64 one at any position (float32's own sin and cos of an angle below 2π).
     """
+    if dtype not in REAL_DTYPES:
+        raise ValueError(f"dtype must be torch.float64 or torch.float32, got {dtype}")
     omega = inv_freq.to(torch.float64)[None, :]
     start = starts.to(torch.float64)[:, None]
     lengths, which = torch.unique(counts, return_inverse=True)  # equal runs: one or two lengths
     n = lengths.to(torch.float64)[:, None]
     # ω < π, so sin(ω/2) > 0 and the Dirichlet ratio is well conditioned in float64; for n = 1
     # it is exactly 1 and the phase exactly a·ω, so single positions match the full table.
-    ratio = (torch.sin(n * omega / 2) / (n * torch.sin(omega / 2)))[which]
+    ratio = (torch.sin(n * omega / 2) / (n * torch.sin(omega / 2))).to(dtype)[which]
     phase = (start + (counts.to(torch.float64)[:, None] - 1.0) / 2.0) * omega
+    if dtype != torch.float64:
+        phase = torch.remainder(phase, 2 * torch.pi).to(dtype)
     return ratio * torch.cos(phase), ratio * torch.sin(phase)
 
 

@@ -17,7 +17,7 @@ from posenc_gui.cancel import checkpoint
 from posenc_gui.comparison import Curve, Entry, Inputs
 from posenc_gui.encodings import binning, sinusoidal
 from posenc_gui.encodings.window import Window, full
-from posenc_gui.frames import runs_on, to_numpy
+from posenc_gui.frames import VIEW_DTYPE, runs_on, to_numpy
 from posenc_gui.translatable import N_
 
 
@@ -68,7 +68,12 @@ def _table(
     rows: Window, cols: Window, d_model: int, theta: float, layout: str, device: torch.device
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     table = sinusoidal.block_mean_table(
-        *runs_on(rows, device), *runs_on(cols, device), d_model, theta, layout=layout
+        *runs_on(rows, device),
+        *runs_on(cols, device),
+        d_model,
+        theta,
+        layout=layout,
+        dtype=VIEW_DTYPE,
     )
     return binning.edges(cols).numpy(), binning.edges(rows).numpy(), to_numpy(table)
 
@@ -94,7 +99,12 @@ def _similarity(
     rows: Window, cols: Window, d_model: int, theta: float, cosine: bool, device: torch.device
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     similarity = sinusoidal.mean_similarity_matrix(
-        *runs_on(rows, device), d_model, theta, cosine=cosine, columns=runs_on(cols, device)
+        *runs_on(rows, device),
+        d_model,
+        theta,
+        cosine=cosine,
+        columns=runs_on(cols, device),
+        dtype=VIEW_DTYPE,
     )
     return binning.edges(cols).numpy(), binning.edges(rows).numpy(), to_numpy(similarity)
 

@@ -18,7 +18,7 @@ from posenc_gui.cancel import checkpoint
 from posenc_gui.comparison import Curve, Entry, Inputs, Setting
 from posenc_gui.encodings import binning, relative, sinusoidal
 from posenc_gui.encodings.window import Window, full, shifted
-from posenc_gui.frames import runs_on, to_numpy
+from posenc_gui.frames import VIEW_DTYPE, runs_on, to_numpy
 from posenc_gui.translatable import N_
 
 SCHEMES = ("sinusoidal", "shaw", "t5", "alibi")
@@ -187,7 +187,11 @@ def _relative_table(
 ) -> Matrix:
     """Row j of ``R[i]`` is ``PE(j − i)``: the absolute table's rows shifted by −i."""
     table = sinusoidal.block_mean_table(
-        *runs_on(shifted(keys, -i), device), *runs_on(channels, device), d_model, theta
+        *runs_on(shifted(keys, -i), device),
+        *runs_on(channels, device),
+        d_model,
+        theta,
+        dtype=VIEW_DTYPE,
     )
     return Matrix(binning.edges(channels).numpy(), binning.edges(keys).numpy(), to_numpy(table))
 
@@ -256,10 +260,37 @@ def _alibi_page(p: RelativeParams, device: torch.device) -> AlibiPage:
     return AlibiPage(*_alibi_views(p.seq_len, p.n_heads, p.head, p.causal, p.alibi_windows, x))
 
 
+# What the score formula depends on, by scheme (the rest is left at its default, so that a
+# control of another page or scheme finds the arrays already computed).
+SCORE_SETTINGS = {
+    "sinusoidal": ("theta",),
+    "shaw": ("max_relative_position",),
+    "t5": ("num_buckets", "max_distance", "bidirectional"),
+    "alibi": ("n_heads", "head", "causal"),
+}
+
+
+@functools.lru_cache(maxsize=2)
+def _content(seed: int, window: int, d_model: int) -> torch.Tensor:
+    """``q_i·k_j / √d`` over the score window, float64 ``[W, W]``."""
+    q, key = _random_queries_keys(seed, window, d_model)
+    return q @ key.T / d_model**0.5
+
+
 def _scores_page(p: RelativeParams, device: torch.device) -> ScoresPage:
     window = min(p.seq_len, SCORE_WINDOW)
-    q, key = _random_queries_keys(p.seed, window, p.d_model)
-    content = q @ key.T / p.d_model**0.5
+    settings = {"theta": 1e4} | {name: getattr(p, name) for name in SCORE_SETTINGS[p.scheme]}
+    return _scores(
+        RelativeParams(seq_len=window, d_model=p.d_model, scheme=p.scheme, seed=p.seed, **settings)
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def _scores(p: RelativeParams) -> ScoresPage:
+    """The score-formula arrays of ``p``, whose seq_len is the score window."""
+    window = p.seq_len
+    q, _ = _random_queries_keys(p.seed, window, p.d_model)
+    content = _content(p.seed, window, p.d_model)
     bias = _scheme_bias(p, q, window)
     total = content + bias
 
