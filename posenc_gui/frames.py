@@ -3,9 +3,12 @@ arrays for drawing (Qt-free; no formulas: those live in ``posenc_gui.encodings``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import torch
 
+from posenc_gui.cancel import checkpoint
 from posenc_gui.encodings import binning
 from posenc_gui.encodings.window import Window
 
@@ -19,6 +22,25 @@ def runs_on(window: Window, device: torch.device) -> tuple[torch.Tensor, torch.T
     """``binning.runs(window)`` on ``device``."""
     starts, counts = binning.runs(window)
     return starts.to(device), counts.to(device)
+
+
+ROW_CHUNK = 128  # rows of a heavy view between two checkpoints: ~15 ms at 2^20 × 16,384
+
+
+def by_row_chunks(
+    rows: tuple[torch.Tensor, torch.Tensor],
+    compute: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
+) -> torch.Tensor:
+    """``compute(starts, counts)`` of the row runs ``rows``, ROW_CHUNK rows at a time and
+    concatenated: a checkpoint after each chunk stops a superseded request and reports the
+    share of rows done."""
+    starts, counts = rows
+    parts = []
+    for first in range(0, len(starts), ROW_CHUNK):
+        chunk = slice(first, first + ROW_CHUNK)
+        parts.append(compute(starts[chunk], counts[chunk]))
+        checkpoint(min(1.0, (first + ROW_CHUNK) / len(starts)))
+    return torch.cat(parts)
 
 
 def to_numpy(values: torch.Tensor) -> np.ndarray:

@@ -47,6 +47,10 @@ class ParameterPanel(QWidget):
             )
             control.valueChanged.connect(self.changed)
 
+    def sizes(self) -> tuple[int, int, int]:
+        """(seq_len, d_model, head_dim) as they are now."""
+        return self.seq_len.value(), self.d_model.value(), self.head_dim.value()
+
     def hold(self, name: str, reason: str) -> None:
         """Hold parameter ``name`` where another setting put it, saying why under it (``""``
         releases it)."""

@@ -10,6 +10,7 @@ line offer.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -31,20 +32,25 @@ from posenc_gui.comparison import Entry
 from posenc_gui.controls import apply_settings, reset_settings, settings
 from posenc_gui.encodings.window import coarsened
 from posenc_gui.engine import Engine
-from posenc_gui.i18n import tr
+from posenc_gui.i18n import N_, tr
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.tabspec import TabSpec
 from posenc_gui.views.style import current_look
 
 BUSY_AFTER_MS = 150  # a frame later than this says it is coming
-# Coarse, then exact: a tab whose last exact frame took longer than COARSE_AFTER_MS to compute
-# first draws a coarse one — its views at 1/COARSE_FACTOR of their pixels along each axis —
-# and asks for the exact frame once no newer change came for EXACT_AFTER_IDLE_MS (a slider
-# being dragged gets coarse frames only, never an exact one it would have to abandon).
+BUSY_TEXT = N_("computing… the views show the previous settings")
+BUSY_PERCENT = N_("computing… {0} % — the views show the previous settings")
+# Coarse, then exact: a tab one of whose last HEAVY_MEMORY exact frames at the same sizes took
+# longer than COARSE_AFTER_MS to compute (one control's views can be heavy while another's are
+# kept) first
+# draws a coarse one — its views at 1/COARSE_FACTOR of their pixels along each axis — and asks
+# for the exact frame once no newer change came for EXACT_AFTER_IDLE_MS (a slider being
+# dragged gets coarse frames only, never an exact one it would have to abandon).
 COARSE_AFTER_MS = 60.0
 COARSE_FACTOR = 4
 EXACT_AFTER_IDLE_MS = 120
+HEAVY_MEMORY = 8
 
 
 @dataclass(frozen=True)
@@ -124,7 +130,8 @@ class Tab(QWidget):
         self.engine, self.parameters = context.engine, context.parameters
         self.frame: Any = None
         self.coarse = False  # whether the frame shown is a coarse one (the exact one follows)
-        self._exact_ms = 0.0  # compute time of the last exact frame
+        self._exact_ms: deque[float] = deque(maxlen=HEAVY_MEMORY)  # of the last exact frames
+        self._sizes: tuple[int, ...] = ()  # … at these shared sizes
         self._exact_id = 0  # the engine's id of the last exact request
         self._exact_after = QTimer(self, singleShot=True, interval=EXACT_AFTER_IDLE_MS)
         self._exact_after.timeout.connect(self._submit_exact)
@@ -155,7 +162,7 @@ class Tab(QWidget):
         )
         self.stale.hide()
         # Over the views while a frame takes longer than BUSY_AFTER_MS: work is under way.
-        self.busy = QLabel(tr("computing… the views show the previous settings"))
+        self.busy = QLabel(tr(BUSY_TEXT))
         self.busy.setObjectName("busy")
         self.busy.setStyleSheet(
             "background: #0072B2; color: white; padding: 4px 8px; border-radius: 4px;"
@@ -191,6 +198,7 @@ class Tab(QWidget):
         layout.addWidget(figures_area, 1)
         self.engine.failed.connect(self._on_failure)
         self.engine.frame_drawn.connect(self._on_drawn)
+        self.engine.progress.connect(self._on_progress)
 
     @classmethod
     def shows_preset(cls, preset: Preset) -> bool:
@@ -373,7 +381,12 @@ class Tab(QWidget):
         self.note("inputs", "\n".join(note for note in self.input_notes() if note))
         self._exact_after.stop()
         self._exact = request
-        coarse = coarsened(request, COARSE_FACTOR) if self._exact_ms > COARSE_AFTER_MS else request
+        sizes = self.parameters.sizes()
+        if sizes != self._sizes:  # the times of other sizes say nothing of these
+            self._sizes = sizes
+            self._exact_ms.clear()
+        heavy = max(self._exact_ms, default=0.0) > COARSE_AFTER_MS
+        coarse = coarsened(request, COARSE_FACTOR) if heavy else request
         if coarse != request:
             self.engine.submit(self.name, type(self).compute, coarse, self._show_coarse)
         else:
@@ -384,9 +397,13 @@ class Tab(QWidget):
     def _submit_exact(self) -> None:
         self._exact_id = self.engine.submit(self.name, type(self).compute, self._exact, self._show)
 
+    def _on_progress(self, channel: str, done: float) -> None:
+        if channel == self.name:
+            self.busy.setText(tr(BUSY_PERCENT).format(round(100 * done)))
+
     def _on_drawn(self, channel: str, request_id: int, compute_ms: float) -> None:
         if channel == self.name and request_id == self._exact_id:
-            self._exact_ms = compute_ms
+            self._exact_ms.append(compute_ms)
 
     def is_waiting(self) -> bool:
         """Whether a frame was asked for and its exact frame is not drawn yet."""
@@ -395,6 +412,7 @@ class Tab(QWidget):
     def _not_busy(self) -> None:
         self._busy_after.stop()
         self.busy.hide()
+        self.busy.setText(tr(BUSY_TEXT))
 
     def _show_coarse(self, frame: Any) -> None:
         self.engine.expect(self.name)  # this frame is not the current one: the exact one is

@@ -278,3 +278,29 @@ def test_pooled_waveforms_keep_their_amplitude_and_say_what_a_pixel_holds(window
     assert [label.text for _, label in tab.wave_view.legend.items] == [
         f"dim {i}" for i in tab.frame.dimensions
     ]  # one entry per curve: its band goes with it
+
+
+def test_the_busy_sign_counts_the_percent_of_a_chunked_frame(window, qtbot, monkeypatch):
+    """The table is computed in chunks of rows; each chunk's share reaches the sign."""
+    import posenc_gui.frames
+
+    tab = window.tab("absolute")
+    monkeypatch.setattr(posenc_gui.frames, "ROW_CHUNK", 8)  # many chunks of a small table
+    slowed = posenc_gui.frames.checkpoint
+
+    def slow_checkpoint(done=None):
+        time.sleep(0.05)
+        slowed(done)
+
+    monkeypatch.setattr(posenc_gui.frames, "checkpoint", slow_checkpoint)
+    texts: list[str] = []
+    window.engine.progress.connect(lambda channel, done: texts.append(tab.busy.text()))
+    with qtbot.waitSignal(window.engine.frame_drawn, timeout=20_000):
+        window.parameters.seq_len.setValue(300)
+        qtbot.waitUntil(lambda: not tab.busy.isHidden(), timeout=5_000)
+    percents = [int(text.split("… ")[1].split(" %")[0]) for text in texts]
+    restarts = [i for i in range(1, len(percents)) if percents[i] < percents[i - 1]]
+    last = percents[restarts[-1] if restarts else 0 :]  # the drawn request's (a resize may
+    assert last == sorted(last) and last[0] > 0  # … have superseded one): it counts up,
+    assert len([p for p in last if p <= 45]) >= 3  # chunk by chunk through the table's share
+    assert tab.busy.isHidden() and "%" not in tab.busy.text()  # and goes with the frame

@@ -204,3 +204,19 @@ def test_shutdown_stops_a_computation_at_its_next_checkpoint(qtbot):
     assert started.wait(5)
     engine.shutdown(wait_s=None)  # waits for it to end: at its next checkpoint
     assert not engine.is_running() and len(chunks) < 500
+
+
+def test_progress_reports_the_share_done_of_the_current_request(qtbot, engine):
+    from posenc_gui.cancel import checkpoint, part
+
+    def compute(params, device):
+        checkpoint(0.5)
+        with part(0.5, 1.0):  # the second half of the work
+            checkpoint(0.5)
+        return params
+
+    reported, drawn = [], []
+    engine.progress.connect(lambda channel, done: reported.append((channel, done)))
+    engine.submit("tab", compute, "frame", drawn.append)
+    qtbot.waitUntil(lambda: drawn == ["frame"], timeout=5000)
+    assert reported == [("tab", 0.5), ("tab", 0.75)]

@@ -8,8 +8,9 @@ How a slider move becomes a frame:
 3. Worker thread: takes the waiting requests one by one — the preferred channel's (the visible
    tab's) first, then the newest — runs ``compute(params, device)`` and emits the result (or the
    error) with the time it took.
-   A computation calls ``checkpoint()`` between its chunks of work: once a newer request of
-   its channel waits (or the engine stops), it ends there instead of finishing.
+   A computation calls ``checkpoint(done)`` between its chunks of work: once a newer request
+   of its channel waits (or the engine stops), it ends there instead of finishing; otherwise
+   the share ``done`` reaches the GUI thread as ``progress``.
 4. GUI thread: ``_deliver`` drops a result whose id is no longer its channel's latest; otherwise
    it calls ``on_frame(result)`` to draw and emits ``frame_drawn``.
 """
@@ -129,6 +130,7 @@ class _Worker(QObject):
 
     # request, result, compute ms, error text ("" if none), whether it ran out of memory
     computed = Signal(object, object, float, str, bool)
+    progressed = Signal(object, float)  # request, share of its work done
 
     def __init__(self, pending: _PendingRequests) -> None:
         super().__init__()
@@ -141,7 +143,15 @@ class _Worker(QObject):
             start = time.perf_counter()
             result, error, out_of_memory = None, "", False
             try:
-                with torch.inference_mode(), running(lambda: self.pending.replaced(request)):
+                with (
+                    torch.inference_mode(),
+                    running(
+                        lambda: self.pending.replaced(request),
+                        lambda done: self.pending.unless_stopped(
+                            self.progressed.emit, request, done
+                        ),
+                    ),
+                ):
                     result = request.compute(request.params, torch.device(request.device))
             except Superseded:
                 continue  # a newer request of its channel waits: nothing to draw of this one
@@ -163,6 +173,7 @@ class Engine(QObject):
     """Runs tab computations on one worker thread; lives in the GUI thread."""
 
     frame_drawn = Signal(str, int, float)  # channel, request id, compute ms
+    progress = Signal(str, float)  # channel, share of its current request's work done
     failed = Signal(str, str)  # channel, message
     device_changed = Signal(str)
 
@@ -175,6 +186,7 @@ class Engine(QObject):
         self._worker = _Worker(self._pending)
         # A bound method of this GUI-thread object, so delivery runs on the GUI thread.
         self._worker.computed.connect(self._deliver)
+        self._worker.progressed.connect(self._report)
         self._worker.serving.start()
         app = QCoreApplication.instance()
         if app is not None:  # a window destroyed without closing must still stop the thread
@@ -217,6 +229,11 @@ class Engine(QObject):
 
     def is_current(self, channel: str, request_id: int) -> bool:
         return self._latest.get(channel) == request_id
+
+    @Slot(object, float)
+    def _report(self, request: Request, done: float) -> None:
+        if not self._pending.stopped and self.is_current(request.channel, request.id):
+            self.progress.emit(request.channel, done)
 
     @Slot(object, object, float, str, bool)
     def _deliver(

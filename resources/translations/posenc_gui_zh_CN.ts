@@ -260,6 +260,10 @@
       <translation>计算中……视图显示的是之前的设置</translation>
     </message>
     <message>
+      <source>computing… {0} % — the views show the previous settings</source>
+      <translation>计算中…… {0} %，视图显示的是之前的设置</translation>
+    </message>
+    <message>
       <source>coarse: fewer pixels until the exact frame is computed</source>
       <translation>粗略预览：像素较少，精确帧计算完成后替换</translation>
     </message>

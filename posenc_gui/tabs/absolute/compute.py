@@ -13,11 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from posenc_gui.cancel import checkpoint
+from posenc_gui.cancel import checkpoint, part
 from posenc_gui.comparison import Curve, Entry, Inputs
 from posenc_gui.encodings import binning, sinusoidal
 from posenc_gui.encodings.window import Window, full
-from posenc_gui.frames import VIEW_DTYPE, runs_on, to_numpy
+from posenc_gui.frames import VIEW_DTYPE, by_row_chunks, runs_on, to_numpy
 from posenc_gui.translatable import N_
 
 
@@ -67,13 +67,12 @@ class AbsoluteFrame:
 def _table(
     rows: Window, cols: Window, d_model: int, theta: float, layout: str, device: torch.device
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    table = sinusoidal.block_mean_table(
-        *runs_on(rows, device),
-        *runs_on(cols, device),
-        d_model,
-        theta,
-        layout=layout,
-        dtype=VIEW_DTYPE,
+    columns = runs_on(cols, device)
+    table = by_row_chunks(
+        runs_on(rows, device),
+        lambda starts, counts: sinusoidal.block_mean_table(
+            starts, counts, *columns, d_model, theta, layout=layout, dtype=VIEW_DTYPE
+        ),
     )
     return binning.edges(cols).numpy(), binning.edges(rows).numpy(), to_numpy(table)
 
@@ -142,20 +141,21 @@ def compute_absolute(params: AbsoluteParams, device: torch.device) -> AbsoluteFr
     """All four Absolute views' arrays for ``params``."""
     seq_len, d_model, theta = params.seq_len, params.d_model, params.theta
     rows, cols = full(params.table_rows, 0, seq_len), full(params.table_cols, 0, d_model)
-    col_edges, row_edges, table = _table(rows, cols, d_model, theta, params.layout, device)
-    checkpoint()  # between views: a newer request stops this one here
+    with part(0.0, 0.45):  # the shares of a heavy frame's time each view takes, about
+        col_edges, row_edges, table = _table(rows, cols, d_model, theta, params.layout, device)
+    checkpoint(0.45)  # between views: a newer request stops this one here
     wave = full(params.wave_x, 0, seq_len)
     dims = tuple(i for i in params.dimensions if 0 <= i < d_model)
     waveforms, waveform_low, waveform_high = _waveforms(
         wave, dims, d_model, theta, params.layout, device
     )
-    checkpoint()
+    checkpoint(0.5)
     sim_rows = full(params.similarity_rows, 0, seq_len)
     sim_cols = full(params.similarity_cols, 0, seq_len)
     sim_col_edges, sim_row_edges, similarity = _similarity(
         sim_rows, sim_cols, d_model, theta, params.cosine, device
     )
-    checkpoint()
+    checkpoint(0.95)
     view = full(params.offset_x, -(seq_len - 1), seq_len)
     p = min(params.reference_position, seq_len - 1)
     offsets, by_offset, closed = _offsets(view, p, seq_len, d_model, theta, params.cosine, device)

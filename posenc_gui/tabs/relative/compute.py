@@ -14,11 +14,11 @@ from typing import TypeVar
 import numpy as np
 import torch
 
-from posenc_gui.cancel import checkpoint
+from posenc_gui.cancel import checkpoint, part
 from posenc_gui.comparison import Curve, Entry, Inputs, Setting
 from posenc_gui.encodings import binning, relative, sinusoidal
 from posenc_gui.encodings.window import Window, full, shifted
-from posenc_gui.frames import VIEW_DTYPE, runs_on, to_numpy
+from posenc_gui.frames import VIEW_DTYPE, by_row_chunks, runs_on, to_numpy
 from posenc_gui.translatable import N_
 
 SCHEMES = ("sinusoidal", "shaw", "t5", "alibi")
@@ -186,12 +186,12 @@ def _relative_table(
     channels: Window, keys: Window, i: int, d_model: int, theta: float, device: torch.device
 ) -> Matrix:
     """Row j of ``R[i]`` is ``PE(j − i)``: the absolute table's rows shifted by −i."""
-    table = sinusoidal.block_mean_table(
-        *runs_on(shifted(keys, -i), device),
-        *runs_on(channels, device),
-        d_model,
-        theta,
-        dtype=VIEW_DTYPE,
+    columns = runs_on(channels, device)
+    table = by_row_chunks(
+        runs_on(shifted(keys, -i), device),
+        lambda starts, counts: sinusoidal.block_mean_table(
+            starts, counts, *columns, d_model, theta, dtype=VIEW_DTYPE
+        ),
     )
     return Matrix(binning.edges(channels).numpy(), binning.edges(keys).numpy(), to_numpy(table))
 
@@ -243,8 +243,10 @@ def _distances_page(p: RelativeParams, device: torch.device) -> DistancesPage:
     channels, keys = p.table_windows or (full(None, 0, p.d_model), full(None, 0, p.seq_len))
     i = min(p.query_position, p.seq_len - 1)
     distances = _distance_matrix(p.seq_len, clip, p.distance_windows)
-    checkpoint()  # between views: a newer request stops this one here
-    return DistancesPage(distances, _relative_table(channels, keys, i, p.d_model, p.theta, device))
+    checkpoint(0.1)  # between views: a newer request stops this one here
+    with part(0.1, 1.0):
+        table = _relative_table(channels, keys, i, p.d_model, p.theta, device)
+    return DistancesPage(distances, table)
 
 
 def _t5_page(p: RelativeParams, device: torch.device) -> T5Page:
