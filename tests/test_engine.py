@@ -220,3 +220,18 @@ def test_progress_reports_the_share_done_of_the_current_request(qtbot, engine):
     engine.submit("tab", compute, "frame", drawn.append)
     qtbot.waitUntil(lambda: drawn == ["frame"], timeout=5000)
     assert reported == [("tab", 0.5), ("tab", 0.75)]
+
+
+def test_freed_memory_goes_back_to_the_system_after_each_computation(qtbot, engine, monkeypatch):
+    import platform
+
+    import posenc_gui.engine.engine as engine_module
+    from posenc_gui.engine.memory import _malloc_trim
+
+    if platform.system() == "Linux" and platform.libc_ver()[0] == "glibc":
+        assert _malloc_trim() is not None  # glibc's malloc_trim, found by ctypes
+    calls, drawn = [], []
+    monkeypatch.setattr(engine_module, "release_freed_memory", lambda: calls.append(1))
+    engine.submit("tab", lambda p, d: p, "frame", drawn.append)
+    qtbot.waitUntil(lambda: drawn == ["frame"], timeout=5000)
+    assert calls == [1]

@@ -119,14 +119,15 @@ class Bench:
 
     def painted(self) -> float:
         """Run the event loop until the views have painted what was drawn (no paint for
-        IDLE_S); the time the last paint ended."""
+        IDLE_S, or the next frame drawn); the time the last paint of this frame ended."""
         now = time.perf_counter()
         last_end = quiet_since = now
-        while now - quiet_since < IDLE_S:
+        frames = len(self.drawn)
+        while now - quiet_since < IDLE_S and len(self.drawn) == frames:
             paints = self.watch.paints
             self.app.processEvents()
             now = time.perf_counter()
-            if self.watch.paints != paints:
+            if self.watch.paints != paints and len(self.drawn) == frames:
                 last_end = quiet_since = now
             else:
                 time.sleep(0.0005)

@@ -30,6 +30,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 
 from posenc_gui.cancel import Superseded, running
 from posenc_gui.engine.device import check_device, default_device
+from posenc_gui.engine.memory import release_freed_memory
 
 Compute = Callable[[Any, torch.device], Any]
 
@@ -154,6 +155,7 @@ class _Worker(QObject):
                 ):
                     result = request.compute(request.params, torch.device(request.device))
             except Superseded:
+                release_freed_memory()
                 continue  # a newer request of its channel waits: nothing to draw of this one
             # Shown in the status bar; the app carries on. BaseException too: a SystemExit
             # raised by a compute must not end the worker (KeyboardInterrupt only ever reaches
@@ -161,6 +163,7 @@ class _Worker(QObject):
             except BaseException as exc:
                 error, out_of_memory = f"{type(exc).__name__}: {exc}", _out_of_memory(exc)
             elapsed_ms = (time.perf_counter() - start) * 1e3
+            release_freed_memory()  # what the computation freed: no longer resident
             # Emitted from this thread, queued to the Engine's slot on the GUI thread; never
             # once stopped: a result posted then would outlive the interpreter in Qt's event
             # queue (its Python objects freed after finalisation crash the process at exit).
