@@ -10,7 +10,6 @@ line offer.
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -30,27 +29,13 @@ from PySide6.QtWidgets import (
 
 from posenc_gui.comparison import Entry
 from posenc_gui.controls import apply_settings, reset_settings, settings
-from posenc_gui.encodings.window import coarsened
 from posenc_gui.engine import Engine
-from posenc_gui.i18n import N_, tr
+from posenc_gui.frame_requests import FrameRequests
+from posenc_gui.i18n import tr
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.tabspec import TabSpec
 from posenc_gui.views.style import current_look
-
-BUSY_AFTER_MS = 150  # a frame later than this says it is coming
-BUSY_TEXT = N_("computing… the views show the previous settings")
-BUSY_PERCENT = N_("computing… {0} % — the views show the previous settings")
-# Coarse, then exact: a tab one of whose last HEAVY_MEMORY exact frames at the same sizes took
-# longer than COARSE_AFTER_MS to compute (one control's views can be heavy while another's are
-# kept) first
-# draws a coarse one — its views at 1/COARSE_FACTOR of their pixels along each axis — and asks
-# for the exact frame once no newer change came for EXACT_AFTER_IDLE_MS (a slider being
-# dragged gets coarse frames only, never an exact one it would have to abandon).
-COARSE_AFTER_MS = 60.0
-COARSE_FACTOR = 4
-EXACT_AFTER_IDLE_MS = 120
-HEAVY_MEMORY = 8
 
 
 @dataclass(frozen=True)
@@ -129,13 +114,6 @@ class Tab(QWidget):
         self.setObjectName(self.name)
         self.engine, self.parameters = context.engine, context.parameters
         self.frame: Any = None
-        self.coarse = False  # whether the frame shown is a coarse one (the exact one follows)
-        self._exact_ms: deque[float] = deque(maxlen=HEAVY_MEMORY)  # of the last exact frames
-        self._sizes: tuple[int, ...] = ()  # … at these shared sizes
-        self._exact_id = 0  # the engine's id of the last exact request
-        self._exact_after = QTimer(self, singleShot=True, interval=EXACT_AFTER_IDLE_MS)
-        self._exact_after.timeout.connect(self._submit_exact)
-        self._exact: Any = None  # the exact request that follows a coarse frame
         self._views: dict[str, QWidget] = {}
         self._notes: dict[str, str] = {}  # what the message label says, by who said it
         self._conditional: list[tuple[QWidget, Callable[[], bool]]] = []
@@ -161,44 +139,31 @@ class Tab(QWidget):
             "background: #6b6b6b; color: white; padding: 4px 8px; border-radius: 4px;"
         )
         self.stale.hide()
-        # Over the views while a frame takes longer than BUSY_AFTER_MS: work is under way.
-        self.busy = QLabel(tr(BUSY_TEXT))
-        self.busy.setObjectName("busy")
-        self.busy.setStyleSheet(
-            "background: #0072B2; color: white; padding: 4px 8px; border-radius: 4px;"
-        )
-        self.busy.hide()
-        self._busy_after = QTimer(self, singleShot=True, interval=BUSY_AFTER_MS)
-        self._busy_after.timeout.connect(self.busy.show)
-        figures = QVBoxLayout()
-        figures.addWidget(self.busy)
-        figures.addWidget(self.stale)
-        figures.addLayout(self.views, 1)
         # Views never get less height than their texts need (``fit_height``): in a window too
         # small for that, the figures scroll instead of pushing the window past the screen.
         figures_area = QScrollArea(objectName="figures")
         figures_area.setWidgetResizable(True)
         figures_area.setFrameShape(QScrollArea.Shape.NoFrame)
         figures_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.frame_requests = FrameRequests(
+            self.engine,
+            self.name,
+            self._show,
+            self.parameters.sizes,
+            over=figures_area,
+        )
+        self.busy, self.coarse_label = self.frame_requests.busy, self.frame_requests.coarse_label
+        figures = QVBoxLayout()
+        figures.addWidget(self.busy)
+        figures.addWidget(self.stale)
+        figures.addLayout(self.views, 1)
         figures_widget = QWidget()
         figures_widget.setLayout(figures)
         figures_area.setWidget(figures_widget)
-        # On the views' top right corner while they show a coarse frame: over them, not in the
-        # layout, so that the views keep their place when it comes and goes.
-        self.coarse_label = QLabel(
-            tr("coarse: fewer pixels until the exact frame is computed"), figures_area
-        )
-        self.coarse_label.setObjectName("coarse")
-        self.coarse_label.setStyleSheet(
-            "background: #56B4E9; color: black; padding: 2px 6px; border-radius: 4px;"
-        )
-        self.coarse_label.hide()
         layout = QHBoxLayout(self)
         layout.addWidget(scroll)
         layout.addWidget(figures_area, 1)
         self.engine.failed.connect(self._on_failure)
-        self.engine.frame_drawn.connect(self._on_drawn)
-        self.engine.progress.connect(self._on_progress)
 
     @classmethod
     def shows_preset(cls, preset: Preset) -> bool:
@@ -373,67 +338,27 @@ class Tab(QWidget):
         try:
             request = self.request()
         except ValueError as exc:
-            self._not_busy()  # no frame is coming
+            self.frame_requests.stop()  # no frame is coming
             self.note("inputs", str(exc))
             self.mark_stale(str(exc))
             self.refused.emit(str(exc))
             return
         self.note("inputs", "\n".join(note for note in self.input_notes() if note))
-        self._exact_after.stop()
-        self._exact = request
-        sizes = self.parameters.sizes()
-        if sizes != self._sizes:  # the times of other sizes say nothing of these
-            self._sizes = sizes
-            self._exact_ms.clear()
-        heavy = max(self._exact_ms, default=0.0) > COARSE_AFTER_MS
-        coarse = coarsened(request, COARSE_FACTOR) if heavy else request
-        if coarse != request:
-            self.engine.submit(self.name, type(self).compute, coarse, self._show_coarse)
-        else:
-            self._submit_exact()
-        if not self._busy_after.isActive():  # from the first request not yet drawn
-            self._busy_after.start()
+        self.frame_requests.submit(type(self).compute, request)
 
-    def _submit_exact(self) -> None:
-        self._exact_id = self.engine.submit(self.name, type(self).compute, self._exact, self._show)
-
-    def _on_progress(self, channel: str, done: float) -> None:
-        if channel == self.name:
-            self.busy.setText(tr(BUSY_PERCENT).format(round(100 * done)))
-
-    def _on_drawn(self, channel: str, request_id: int, compute_ms: float) -> None:
-        if channel == self.name and request_id == self._exact_id:
-            self._exact_ms.append(compute_ms)
+    @property
+    def coarse(self) -> bool:
+        """Whether the frame shown is a coarse one (its exact frame follows)."""
+        return self.frame_requests.coarse
 
     def is_waiting(self) -> bool:
         """Whether a frame was asked for and its exact frame is not drawn yet."""
-        return self._busy_after.isActive() or self.busy.isVisible() or self.coarse
-
-    def _not_busy(self) -> None:
-        self._busy_after.stop()
-        self.busy.hide()
-        self.busy.setText(tr(BUSY_TEXT))
-
-    def _show_coarse(self, frame: Any) -> None:
-        self.engine.expect(self.name)  # this frame is not the current one: the exact one is
-        self._show(frame)
-        self.coarse = True
-        label = self.coarse_label
-        label.adjustSize()
-        area = label.parentWidget()
-        assert area is not None  # the figures' scroll area
-        label.move(area.width() - label.width() - 4, 4)
-        label.raise_()
-        label.show()
-        self._exact_after.start()
+        return self.frame_requests.is_waiting()
 
     def _show(self, frame: Any) -> None:
         self.frame = frame  # what the views show now, parameters and windows included
-        self.coarse = False
         self.draw(frame)
         self.stale.hide()
-        self.coarse_label.hide()
-        self._not_busy()
 
     def mark_stale(self, reason: str) -> None:
         """Say over the views that they show an earlier frame, and why, until a new one."""
@@ -442,7 +367,7 @@ class Tab(QWidget):
 
     def _on_failure(self, channel: str, message: str) -> None:
         if channel == self.name:
-            self._not_busy()
+            self.frame_requests.stop()
             self.mark_stale(message)
 
     def caption(self) -> str:

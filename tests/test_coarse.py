@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import posenc_gui.tab
+import posenc_gui.frame_requests
 from posenc_gui.encodings.window import Window, coarsened
 from posenc_gui.tabs.absolute.compute import AbsoluteParams
 from tests.conftest import FRAME_TIMEOUT_MS
@@ -19,7 +19,9 @@ def test_coarsened_parameters_have_fewer_pixels_in_every_window():
 
 
 def test_a_heavy_frame_is_drawn_coarse_first_then_exactly(window, drive, qtbot, monkeypatch):
-    monkeypatch.setattr(posenc_gui.tab, "COARSE_AFTER_MS", -1.0)  # every frame counts as heavy
+    monkeypatch.setattr(
+        posenc_gui.frame_requests, "COARSE_AFTER_MS", -1.0
+    )  # every frame counts as heavy
     tab = window.tab("absolute")
     drive(window, lambda: window.parameters.seq_len.setValue(4096))
     exact_rows = tab.table_view.image.image.shape[0]
@@ -48,7 +50,7 @@ def test_a_heavy_frame_is_drawn_coarse_first_then_exactly(window, drive, qtbot, 
 def test_while_a_slider_moves_only_coarse_frames_come_and_the_exact_one_after(
     window, drive, qtbot, monkeypatch
 ):
-    monkeypatch.setattr(posenc_gui.tab, "COARSE_AFTER_MS", -1.0)
+    monkeypatch.setattr(posenc_gui.frame_requests, "COARSE_AFTER_MS", -1.0)
     tab = window.tab("absolute")
     drive(window, lambda: window.parameters.seq_len.setValue(4096))
     kinds: list[bool] = []
@@ -56,7 +58,7 @@ def test_while_a_slider_moves_only_coarse_frames_come_and_the_exact_one_after(
     for value in (400.0, 500.0, 600.0):  # moves closer together than EXACT_AFTER_IDLE_MS
         window.parameters.theta.setValue(value)
         qtbot.waitUntil(lambda: tab.coarse_label.isVisible(), timeout=FRAME_TIMEOUT_MS)
-        qtbot.wait(posenc_gui.tab.EXACT_AFTER_IDLE_MS // 4)
+        qtbot.wait(posenc_gui.frame_requests.EXACT_AFTER_IDLE_MS // 4)
         assert tab.is_waiting()
     qtbot.waitUntil(lambda: not tab.is_waiting(), timeout=FRAME_TIMEOUT_MS)
     assert kinds[-1] is False and kinds.count(False) == 1  # one exact frame: the last settings

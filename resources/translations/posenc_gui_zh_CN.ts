@@ -80,6 +80,18 @@
       <translation>未导出</translation>
     </message>
     <message>
+      <source>computing… the views show the previous settings</source>
+      <translation>计算中……视图显示的是之前的设置</translation>
+    </message>
+    <message>
+      <source>computing… {0} % — the views show the previous settings</source>
+      <translation>计算中…… {0} %，视图显示的是之前的设置</translation>
+    </message>
+    <message>
+      <source>coarse: fewer pixels until the exact frame is computed</source>
+      <translation>粗略预览：像素较少，精确帧计算完成后替换</translation>
+    </message>
+    <message>
       <source>[{0}, … ({1} items)]</source>
       <translation>[{0}, …（共 {1} 项）]</translation>
     </message>
@@ -254,18 +266,6 @@
     <message>
       <source>Last session not restored: {reason}</source>
       <translation>未恢复上次会话：{reason}</translation>
-    </message>
-    <message>
-      <source>computing… the views show the previous settings</source>
-      <translation>计算中……视图显示的是之前的设置</translation>
-    </message>
-    <message>
-      <source>computing… {0} % — the views show the previous settings</source>
-      <translation>计算中…… {0} %，视图显示的是之前的设置</translation>
-    </message>
-    <message>
-      <source>coarse: fewer pixels until the exact frame is computed</source>
-      <translation>粗略预览：像素较少，精确帧计算完成后替换</translation>
     </message>
     <message>
       <source>not current: {reason}</source>
@@ -1296,6 +1296,74 @@
       <translation>RoPE 随机 q：均值 ± 标准差</translation>
     </message>
     <message>
+      <source> (sampled)</source>
+      <translation>（采样）</translation>
+    </message>
+    <message>
+      <source>(a) Angle m·θᵢ mod 2π</source>
+      <translation>(a) 角度 m·θᵢ mod 2π</translation>
+    </message>
+    <message>
+      <source>completes a turn within seq_len</source>
+      <translation>在 seq_len 内转满一圈</translation>
+    </message>
+    <message>
+      <source>never completes a turn within seq_len</source>
+      <translation>在 seq_len 内转不满一圈</translation>
+    </message>
+    <message>
+      <source>unrotated q·k</source>
+      <translation>未旋转的 q·k</translation>
+    </message>
+    <message>
+      <source>m = {0}, n = {1}, t = {2}: RoPE score {3:.10g}; largest |score(t) − score(0)| over the t drawn: {4:.2e}; unrotated q·k = {5:.10g}</source>
+      <translation>m = {0}，n = {1}，t = {2}：RoPE 得分 {3:.10g}；所画各 t 中最大的 |score(t) − score(0)|：{4:.2e}；未旋转的 q·k = {5:.10g}</translation>
+    </message>
+    <message>
+      <source>q = k = 1 (RoFormer §3.4.3)</source>
+      <translation>q = k = 1（RoFormer §3.4.3）</translation>
+    </message>
+    <message>
+      <source>random q, k: mean</source>
+      <translation>随机 q、k：均值</translation>
+    </message>
+    <message>
+      <source>interleaved</source>
+      <translation>交错布局</translation>
+    </message>
+    <message>
+      <source>half</source>
+      <translation>对半布局</translation>
+    </message>
+    <message>
+      <source>(g) log₁₀ |cos − cos₆₄|{0}</source>
+      <translation>(g) log₁₀ |cos − cos₆₄|{0}</translation>
+    </message>
+    <message>
+      <source>random q, k: mean ± std</source>
+      <translation>随机 q、k：均值 ± 标准差</translation>
+    </message>
+    <message>
+      <source>Precision views: over {0:,} positions each pixel shows the error at its first position (rounding errors have no closed-form mean)</source>
+      <translation>精度视图：超过 {0:,} 个位置时，每个像素显示其首个位置的误差（舍入误差没有闭式均值）</translation>
+    </message>
+    <message>
+      <source>{0} cannot hold {1} of the positions (above {2:g} for float16): they are left out of the precision views</source>
+      <translation>{0} 无法表示其中 {1} 个位置（float16 超过 {2:g}）：精度视图中已略去</translation>
+    </message>
+    <message>
+      <source>, first t of each pixel</source>
+      <translation>，取每个像素的第一个 t</translation>
+    </message>
+    <message>
+      <source>{0}: max |cos error|{1}</source>
+      <translation>{0}：最大 |cos 误差|{1}</translation>
+    </message>
+    <message>
+      <source>seq_len = {0}</source>
+      <translation>seq_len = {0}</translation>
+    </message>
+    <message>
       <source>Pair i of q at position m turns by m·θ&lt;sub&gt;i&lt;/sub&gt;, θ&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;; (R&lt;sub&gt;m&lt;/sub&gt;q)·(R&lt;sub&gt;n&lt;/sub&gt;k) depends on n − m only.</source>
       <translation>位置 m 处 q 的第 i 对通道旋转 m·θ&lt;sub&gt;i&lt;/sub&gt;，θ&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;；(R&lt;sub&gt;m&lt;/sub&gt;q)·(R&lt;sub&gt;n&lt;/sub&gt;k) 只取决于 n − m。</translation>
     </message>
@@ -1314,10 +1382,6 @@
     <message>
       <source>Play</source>
       <translation>播放</translation>
-    </message>
-    <message>
-      <source>(a) Angle m·θᵢ mod 2π</source>
-      <translation>(a) 角度 m·θᵢ mod 2π</translation>
     </message>
     <message>
       <source>position m</source>
@@ -1408,10 +1472,6 @@
       <translation>精度</translation>
     </message>
     <message>
-      <source> (sampled)</source>
-      <translation>（采样）</translation>
-    </message>
-    <message>
       <source>angle m·θ mod 2π</source>
       <translation>角度 m·θ mod 2π</translation>
     </message>
@@ -1448,72 +1508,12 @@
       <translation>精度类型</translation>
     </message>
     <message>
-      <source>completes a turn within seq_len</source>
-      <translation>在 seq_len 内转满一圈</translation>
-    </message>
-    <message>
-      <source>never completes a turn within seq_len</source>
-      <translation>在 seq_len 内转不满一圈</translation>
-    </message>
-    <message>
-      <source>unrotated q·k</source>
-      <translation>未旋转的 q·k</translation>
-    </message>
-    <message>
-      <source>m = {0}, n = {1}, t = {2}: RoPE score {3:.10g}; largest |score(t) − score(0)| over the t drawn: {4:.2e}; unrotated q·k = {5:.10g}</source>
-      <translation>m = {0}，n = {1}，t = {2}：RoPE 得分 {3:.10g}；所画各 t 中最大的 |score(t) − score(0)|：{4:.2e}；未旋转的 q·k = {5:.10g}</translation>
-    </message>
-    <message>
-      <source>q = k = 1 (RoFormer §3.4.3)</source>
-      <translation>q = k = 1（RoFormer §3.4.3）</translation>
-    </message>
-    <message>
-      <source>random q, k: mean</source>
-      <translation>随机 q、k：均值</translation>
-    </message>
-    <message>
-      <source>interleaved</source>
-      <translation>交错布局</translation>
-    </message>
-    <message>
-      <source>half</source>
-      <translation>对半布局</translation>
-    </message>
-    <message>
-      <source>(g) log₁₀ |cos − cos₆₄|{0}</source>
-      <translation>(g) log₁₀ |cos − cos₆₄|{0}</translation>
-    </message>
-    <message>
       <source>pairs must be in [0, {0}]; others are skipped</source>
       <translation>通道对须在 [0, {0}] 内；其余已跳过</translation>
     </message>
     <message>
-      <source>random q, k: mean ± std</source>
-      <translation>随机 q、k：均值 ± 标准差</translation>
-    </message>
-    <message>
-      <source>Precision views: over {0:,} positions each pixel shows the error at its first position (rounding errors have no closed-form mean)</source>
-      <translation>精度视图：超过 {0:,} 个位置时，每个像素显示其首个位置的误差（舍入误差没有闭式均值）</translation>
-    </message>
-    <message>
-      <source>{0} cannot hold {1} of the positions (above {2:g} for float16): they are left out of the precision views</source>
-      <translation>{0} 无法表示其中 {1} 个位置（float16 超过 {2:g}）：精度视图中已略去</translation>
-    </message>
-    <message>
-      <source>, first t of each pixel</source>
-      <translation>，取每个像素的第一个 t</translation>
-    </message>
-    <message>
-      <source>{0}: max |cos error|{1}</source>
-      <translation>{0}：最大 |cos 误差|{1}</translation>
-    </message>
-    <message>
       <source>pair {0}&lt;br&gt;θ = {1:.3g}, λ = {2:.4g}</source>
       <translation>通道对 {0}&lt;br&gt;θ = {1:.3g}，λ = {2:.4g}</translation>
-    </message>
-    <message>
-      <source>seq_len = {0}</source>
-      <translation>seq_len = {0}</translation>
     </message>
     <message>
       <source>posenc-gui — positional encodings</source>

@@ -23,8 +23,6 @@ from posenc_gui.tabs.rope import SPEC
 from posenc_gui.tabs.rope.compute import (
     COMPARE,
     DTYPES,
-    ERROR_FLOOR,
-    EXACT_ERROR_POSITIONS,
     RopeFrame,
     RopeParams,
     RotationFrame,
@@ -32,9 +30,16 @@ from posenc_gui.tabs.rope.compute import (
     compute_rope,
     compute_rotation,
 )
-from posenc_gui.views import Band, Curve, CurvesView, HeatmapView, Line
+from posenc_gui.tabs.rope.figures import (
+    draw_decay,
+    draw_invariance,
+    draw_layouts,
+    draw_precision,
+    draw_tables,
+)
+from posenc_gui.views import CurvesView, HeatmapView
 from posenc_gui.views.rotation import RotationPanel, RotationView
-from posenc_gui.views.style import CYCLIC, DIVERGING, SEQUENTIAL, set_title
+from posenc_gui.views.style import SEQUENTIAL
 
 MAX_PANELS = 16
 ANIMATION_MS = 33  # ~30 frames per second
@@ -322,142 +327,11 @@ class RopeTab(Tab):
         )
 
     def draw(self, frame: RopeFrame) -> None:
-        p = frame.params
-        pairs = np.arange(len(frame.wavelengths))
-        if p.table == "angle":
-            self.table_view.set_colormap(CYCLIC)
-            set_title(self.table_view.plot, tr("(a) Angle m·θᵢ mod 2π"))
-            levels = (0.0, 2 * np.pi)
-        else:
-            self.table_view.set_colormap(DIVERGING)
-            set_title(self.table_view.plot, f"(a) {p.table}(m·θᵢ)")
-            levels = (-1.0, 1.0)
-        n_pairs = len(frame.wavelengths)
-        self.table_view.set_data(
-            frame.table,
-            x_edges=frame.table_col_edges,
-            y_edges=frame.table_row_edges,
-            levels=levels,
-            extent=(n_pairs, p.seq_len),
-        )
-
-        unfinished = frame.wavelengths > p.seq_len
-        self.spectrum_view.set_curves(
-            [
-                Curve(
-                    tr("completes a turn within seq_len"),
-                    pairs[~unfinished],
-                    frame.wavelengths[~unfinished],
-                    scatter=True,
-                    color=1,
-                ),
-                Curve(
-                    tr("never completes a turn within seq_len"),
-                    pairs[unfinished],
-                    frame.wavelengths[unfinished],
-                    scatter=True,
-                    color=2,
-                ),
-            ],
-            lines=[Line(p.seq_len, tr("seq_len = {0}").format(p.seq_len), vertical=False, color=0)],
-        )
-
-        score = frame.score_at_shift
-        drift = float(np.max(np.abs(frame.rotated_scores - frame.rotated_scores[0])))
-        binned = len(frame.shifts) < p.seq_len
-        self.invariance_view.set_curves(
-            [
-                Curve(
-                    "(Rₘ₊ₜq)·(Rₙ₊ₜk)" + (tr(", first t of each pixel") if binned else ""),
-                    frame.shifts,
-                    frame.rotated_scores,
-                ),
-                Curve(
-                    tr("unrotated q·k"),
-                    frame.shifts,
-                    np.full_like(frame.shifts, frame.unrotated_score),
-                    dashed=True,
-                ),
-            ],
-            lines=[Line(p.shift, f"t = {p.shift}")],
-            x_extent=(0, p.seq_len),
-        )
-        self.readout.setText(
-            tr(
-                "m = {0}, n = {1}, t = {2}: RoPE score {3:.10g}; largest "
-                "|score(t) − score(0)| over the t drawn: {4:.2e}; unrotated q·k ="
-                " {5:.10g}"
-            ).format(p.query_position, p.key_position, p.shift, score, drift, frame.unrotated_score)
-        )
-
-        d = frame.distances
-        log = self.log_distance.isChecked() and p.seq_len > 1
-        keep = d > 0 if log else np.ones_like(d, dtype=bool)
-        self.decay_view.set_curves(
-            [
-                Curve(tr("q = k = 1 (RoFormer §3.4.3)"), d[keep], frame.decay_ones[keep]),
-                Curve(tr("random q, k: mean"), d[keep], frame.decay_mean[keep], color=1),
-            ],
-            bands=[
-                Band(
-                    tr("random q, k: mean ± std"),
-                    d[keep],
-                    (frame.decay_mean - frame.decay_std)[keep],
-                    (frame.decay_mean + frame.decay_std)[keep],
-                )
-            ],
-            x_extent=(1 if log else 0, p.seq_len),
-        )
-
-        self.layout_view.set_data(
-            frame.layout_pairs.astype(np.float32),
-            levels=(0.0, max(1.0, len(pairs) - 1.0)),
-            row_labels=[tr("interleaved"), tr("half")],
-        )
-        self.permutation_view.set_curves(
-            [Curve("P[j]", np.arange(len(frame.permutation)), frame.permutation, scatter=True)]
-        )
-
-        inexact = frame.error_table[frame.error_table > np.log10(ERROR_FLOOR)]  # zeros aside
-        low = float(inexact.min()) if inexact.size else np.log10(ERROR_FLOOR)
-        high = float(frame.error_table.max())
-        self.error_view.set_data(
-            frame.error_table,
-            x_edges=frame.error_col_edges,
-            y_edges=frame.error_row_edges,
-            levels=(low, max(high, low + 1.0)),
-            extent=(n_pairs, p.seq_len),
-        )
-        sampled = tr(" (sampled)") if frame.error_sampled else ""
-        set_title(self.error_view.plot, tr("(g) log₁₀ |cos − cos₆₄|{0}").format(sampled))
-        notes = []
-        if frame.error_sampled:
-            notes.append(
-                tr(
-                    "Precision views: over {0:,} positions each pixel shows the "
-                    "error at its first position (rounding errors have no closed-"
-                    "form mean)"
-                ).format(EXACT_ERROR_POSITIONS)
-            )
-        finite = np.isfinite(frame.error_by_position)
-        self.error_curve_view.set_curves(
-            [
-                Curve(
-                    tr("{0}: max |cos error|{1}").format(p.dtype, sampled),
-                    frame.error_x[finite],
-                    np.maximum(frame.error_by_position[finite], ERROR_FLOOR),
-                )
-            ],
-            x_extent=(0, p.seq_len),
-        )
-        if frame.unrepresentable:
-            notes.append(
-                tr(
-                    "{0} cannot hold {1} of the positions (above {2:g} for "
-                    "float16): they are left out of the precision views"
-                ).format(p.dtype, frame.unrepresentable, float(np.finfo(np.float16).max))
-            )
-        self.note("frame", "\n".join(notes))
+        draw_tables(self, frame)
+        draw_invariance(self, frame)
+        draw_decay(self, frame)
+        draw_layouts(self, frame)
+        self.note("frame", "\n".join(draw_precision(self, frame)))
 
     def draw_rotation(self, frame: RotationFrame) -> None:
         self.rotation_view.set_panels(

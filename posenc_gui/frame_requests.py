@@ -1,0 +1,137 @@
+"""A tab's frames on their way: coarse first when frames are heavy, the exact one once the
+controls rest, and the signs of both — a busy sign (with the percent done) and a coarse label.
+
+Coarse, then exact: when one of the tab's last HEAVY_MEMORY exact frames at the same sizes took
+longer than COARSE_AFTER_MS to compute (one control's views can be heavy while another's are
+kept), a request is first computed coarse — its views at 1/COARSE_FACTOR of their pixels along
+each axis (``encodings.window.coarsened``) — and the exact one is asked for once no newer
+change came for EXACT_AFTER_IDLE_MS: a slider being dragged gets coarse frames only, never an
+exact one it would have to abandon.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QLabel, QWidget
+
+from posenc_gui.encodings.window import coarsened
+from posenc_gui.engine import Engine
+from posenc_gui.i18n import N_, tr
+
+BUSY_AFTER_MS = 150  # a frame later than this says it is coming
+BUSY_TEXT = N_("computing… the views show the previous settings")
+BUSY_PERCENT = N_("computing… {0} % — the views show the previous settings")
+COARSE_TEXT = N_("coarse: fewer pixels until the exact frame is computed")
+COARSE_AFTER_MS = 60.0
+COARSE_FACTOR = 4
+EXACT_AFTER_IDLE_MS = 120
+HEAVY_MEMORY = 8
+
+
+class FrameRequests(QObject):
+    """Submits a tab's requests to the engine and shows each frame with ``show(frame)``."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        channel: str,
+        show: Callable[[Any], None],
+        sizes: Callable[[], tuple[int, ...]],
+        over: QWidget,
+    ) -> None:
+        """``sizes``: the shared sizes now (times at other sizes say nothing of these);
+        ``over``: the widget whose top right corner the coarse label sits on."""
+        super().__init__(over)
+        self._engine, self._channel = engine, channel
+        self._compute: Callable[[Any, Any], Any] = lambda params, device: None
+        self._show_frame, self._sizes_now = show, sizes
+        self.coarse = False  # whether the frame shown is a coarse one (the exact one follows)
+        self._exact_ms: deque[float] = deque(maxlen=HEAVY_MEMORY)  # of the last exact frames
+        self._sizes: tuple[int, ...] = ()  # … at these shared sizes
+        self._exact: Any = None  # the request whose exact frame is wanted
+        self._exact_id = 0  # the engine's id of it, once submitted
+        self._exact_after = QTimer(self, singleShot=True, interval=EXACT_AFTER_IDLE_MS)
+        self._exact_after.timeout.connect(self._submit_exact)
+        # Over the views while a frame takes longer than BUSY_AFTER_MS: work is under way.
+        self.busy = QLabel(tr(BUSY_TEXT))
+        self.busy.setObjectName("busy")
+        self.busy.setStyleSheet(
+            "background: #0072B2; color: white; padding: 4px 8px; border-radius: 4px;"
+        )
+        self.busy.hide()
+        self._busy_after = QTimer(self, singleShot=True, interval=BUSY_AFTER_MS)
+        self._busy_after.timeout.connect(self.busy.show)
+        # Over the views, not in their layout, so that they keep their place when it comes
+        # and goes.
+        self.coarse_label = QLabel(tr(COARSE_TEXT), over)
+        self.coarse_label.setObjectName("coarse")
+        self.coarse_label.setStyleSheet(
+            "background: #56B4E9; color: black; padding: 2px 6px; border-radius: 4px;"
+        )
+        self.coarse_label.hide()
+        engine.frame_drawn.connect(self._on_drawn)
+        engine.progress.connect(self._on_progress)
+
+    def submit(self, compute: Callable[[Any, Any], Any], request: Any) -> None:
+        """Ask for ``compute(request, device)``'s frame: coarse first when frames are heavy
+        (never blocks)."""
+        self._exact_after.stop()
+        self._compute, self._exact = compute, request
+        sizes = self._sizes_now()
+        if sizes != self._sizes:
+            self._sizes = sizes
+            self._exact_ms.clear()
+        heavy = max(self._exact_ms, default=0.0) > COARSE_AFTER_MS
+        coarse = coarsened(request, COARSE_FACTOR) if heavy else request
+        if coarse != request:
+            self._engine.submit(self._channel, self._compute, coarse, self._show_coarse)
+        else:
+            self._submit_exact()
+        if not self._busy_after.isActive():  # from the first request not yet drawn
+            self._busy_after.start()
+
+    def is_waiting(self) -> bool:
+        """Whether a frame was asked for and its exact frame is not drawn yet."""
+        return self._busy_after.isActive() or self.busy.isVisible() or self.coarse
+
+    def stop(self) -> None:
+        """No frame is coming (refused settings, a failed computation): no busy sign."""
+        self._busy_after.stop()
+        self.busy.hide()
+        self.busy.setText(tr(BUSY_TEXT))
+
+    def _submit_exact(self) -> None:
+        self._exact_id = self._engine.submit(
+            self._channel, self._compute, self._exact, self._show_exact
+        )
+
+    def _on_progress(self, channel: str, done: float) -> None:
+        if channel == self._channel:
+            self.busy.setText(tr(BUSY_PERCENT).format(round(100 * done)))
+
+    def _on_drawn(self, channel: str, request_id: int, compute_ms: float) -> None:
+        if channel == self._channel and request_id == self._exact_id:
+            self._exact_ms.append(compute_ms)
+
+    def _show_coarse(self, frame: Any) -> None:
+        self._engine.expect(self._channel)  # not the current frame: the exact one will be
+        self._show_exact(frame)
+        self.coarse = True
+        label = self.coarse_label
+        label.adjustSize()
+        area = label.parentWidget()
+        assert area is not None  # the widget it sits over
+        label.move(area.width() - label.width() - 4, 4)
+        label.raise_()
+        label.show()
+        self._exact_after.start()
+
+    def _show_exact(self, frame: Any) -> None:
+        self.coarse = False
+        self._show_frame(frame)
+        self.coarse_label.hide()
+        self.stop()
