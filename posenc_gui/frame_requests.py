@@ -52,6 +52,7 @@ class FrameRequests(QObject):
         self.coarse = False  # whether the frame shown is a coarse one (the exact one follows)
         self._exact_ms: deque[float] = deque(maxlen=HEAVY_MEMORY)  # of the last exact frames
         self._sizes: tuple[int, ...] = ()  # … at these shared sizes
+        self._warm = False  # after the first exact frame
         self._exact: Any = None  # the request whose exact frame is wanted
         self._exact_id = 0  # the engine's id of it, once submitted
         self._exact_after = QTimer(self, singleShot=True, interval=EXACT_AFTER_IDLE_MS)
@@ -115,7 +116,9 @@ class FrameRequests(QObject):
 
     def _on_drawn(self, channel: str, request_id: int, compute_ms: float) -> None:
         if channel == self._channel and request_id == self._exact_id:
-            self._exact_ms.append(compute_ms)
+            if self._warm:
+                self._exact_ms.append(compute_ms)
+            self._warm = True  # a tab's first frame also pays for imports and warm-up
 
     def _show_coarse(self, frame: Any) -> None:
         self._engine.expect(self._channel)  # not the current frame: the exact one will be

@@ -55,6 +55,7 @@ def test_the_table_names_the_targets_and_the_seed_ratio():
         "machine": "x86_64, 2 CPUs",
         "first_frame_s": 2.5,
         "peak_rss_mb": 900.0,
+        "close_ms": 120.0,
         "command_line_s": {"--help": 0.05},
         "seed": {"p50_ms": 250.0, "p95_ms": 300.0},
         "results": [row(), row(tab="relative", view="t5", views=2, p95_ms=30.0)],
@@ -63,6 +64,7 @@ def test_the_table_names_the_targets_and_the_seed_ratio():
     text = table(report)
     assert "first frame 2.5 s after launch (misses ≤ 2 s)" in text
     assert "peak memory 900.0 MB (meets ≤ 1024 MB)" in text
+    assert "close() mid-computation 120.0 ms (meets ≤ 200 ms)" in text
     assert "25.0× faster (meets ≥ 20×)" in text
     lines = text.splitlines()
     assert lines[-2].endswith("met") and lines[-1].endswith("missed: p95 > 16")

@@ -12,6 +12,7 @@ LARGE_EXACT_P95_MS = 1000.0  # … and the exact one
 STALL_MS = 30.0
 PEAK_RSS_MB = 1024.0
 FIRST_FRAME_S = 2.0
+CLOSE_MS = 200.0  # close() while a frame is computed
 SEED_RATIO = 20.0  # the seed's redraw of the Absolute tab's panels against ours, at 512
 
 
@@ -75,6 +76,8 @@ def table(report: dict, *, profile: bool = False) -> str:
         f"({_check(report['first_frame_s'] <= FIRST_FRAME_S)} ≤ {FIRST_FRAME_S:.0f} s) · peak "
         f"memory {report['peak_rss_mb']} MB ({_check(report['peak_rss_mb'] <= PEAK_RSS_MB)} "
         f"≤ {PEAK_RSS_MB:.0f} MB)",
+        f"close() mid-computation {report['close_ms']} ms "
+        f"({_check(report['close_ms'] <= CLOSE_MS)} ≤ {CLOSE_MS:.0f} ms)",
         "command line: "
         + ", ".join(f"posenc-gui {args} {s} s" for args, s in report["command_line_s"].items()),
         seed_line,

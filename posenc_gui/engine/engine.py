@@ -259,7 +259,7 @@ class Engine(QObject):
             return
         self.frame_drawn.emit(request.channel, request.id, compute_ms)
 
-    def shutdown(self, wait_s: float | None = 0.25) -> None:
+    def shutdown(self, wait_s: float | None = 0.15) -> None:
         """Drop waiting requests and stop the worker. Waits at most ``wait_s`` (None: until
         it ends) for a running computation: one still running finishes on its thread, and is
         never drawn."""
