@@ -1,5 +1,5 @@
 """A tab's frames on their way: coarse first when frames are heavy, the exact one once the
-controls rest, and the signs of both — a busy sign (with the percent done) and a coarse label.
+controls rest, and a busy sign with the percent done.
 
 Coarse, then exact: when one of the tab's last HEAVY_MEMORY exact frames at the same sizes took
 longer than COARSE_AFTER_MS to compute (one control's views can be heavy while another's are
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel
 
 from posenc_gui.encodings.window import coarsened
 from posenc_gui.engine import Engine
@@ -25,7 +25,6 @@ from posenc_gui.i18n import N_, tr
 BUSY_AFTER_MS = 150  # a frame later than this says it is coming
 BUSY_TEXT = N_("computing… the views show the previous settings")
 BUSY_PERCENT = N_("computing… {0} % — the views show the previous settings")
-COARSE_TEXT = N_("coarse: fewer pixels until the exact frame is computed")
 COARSE_AFTER_MS = 60.0
 COARSE_FACTOR = 4
 EXACT_AFTER_IDLE_MS = 120
@@ -39,12 +38,13 @@ class FrameRequests(QObject):
         self,
         engine: Engine,
         channel: str,
-        show: Callable[[Any], None],
+        show: Callable[[Any, bool], None],
         sizes: Callable[[], tuple[int, ...]],
-        over: QWidget,
+        over: QObject,
     ) -> None:
         """``sizes``: the shared sizes now (times at other sizes say nothing of these);
-        ``over``: the widget whose top right corner the coarse label sits on."""
+        ``show(frame, coarse)`` draws a frame, saying whether it is a coarse one; ``busy`` is
+        the sign for the caller to place over the views."""
         super().__init__(over)
         self._engine, self._channel = engine, channel
         self._compute: Callable[[Any, Any], Any] = lambda params, device: None
@@ -66,14 +66,6 @@ class FrameRequests(QObject):
         self.busy.hide()
         self._busy_after = QTimer(self, singleShot=True, interval=BUSY_AFTER_MS)
         self._busy_after.timeout.connect(self.busy.show)
-        # Over the views, not in their layout, so that they keep their place when it comes
-        # and goes.
-        self.coarse_label = QLabel(tr(COARSE_TEXT), over)
-        self.coarse_label.setObjectName("coarse")
-        self.coarse_label.setStyleSheet(
-            "background: #56B4E9; color: black; padding: 2px 6px; border-radius: 4px;"
-        )
-        self.coarse_label.hide()
         engine.frame_drawn.connect(self._on_drawn)
         engine.progress.connect(self._on_progress)
 
@@ -122,19 +114,12 @@ class FrameRequests(QObject):
 
     def _show_coarse(self, frame: Any) -> None:
         self._engine.expect(self._channel)  # not the current frame: the exact one will be
-        self._show_exact(frame)
         self.coarse = True
-        label = self.coarse_label
-        label.adjustSize()
-        area = label.parentWidget()
-        assert area is not None  # the widget it sits over
-        label.move(area.width() - label.width() - 4, 4)
-        label.raise_()
-        label.show()
+        self._show_frame(frame, True)
+        self.stop()
         self._exact_after.start()
 
     def _show_exact(self, frame: Any) -> None:
         self.coarse = False
-        self._show_frame(frame)
-        self.coarse_label.hide()
+        self._show_frame(frame, False)
         self.stop()

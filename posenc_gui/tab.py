@@ -35,7 +35,7 @@ from posenc_gui.i18n import tr
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.tabspec import TabSpec
-from posenc_gui.views.style import current_look
+from posenc_gui.views.style import current_look, set_title
 
 
 @dataclass(frozen=True)
@@ -150,9 +150,9 @@ class Tab(QWidget):
             self.name,
             self._show,
             self.parameters.sizes,
-            over=figures_area,
+            over=self,
         )
-        self.busy, self.coarse_label = self.frame_requests.busy, self.frame_requests.coarse_label
+        self.busy = self.frame_requests.busy
         figures = QVBoxLayout()
         figures.addWidget(self.busy)
         figures.addWidget(self.stale)
@@ -355,10 +355,24 @@ class Tab(QWidget):
         """Whether a frame was asked for and its exact frame is not drawn yet."""
         return self.frame_requests.is_waiting()
 
-    def _show(self, frame: Any) -> None:
+    def _show(self, frame: Any, coarse: bool) -> None:
         self.frame = frame  # what the views show now, parameters and windows included
         self.draw(frame)
+        self._mark_coarse(coarse)
         self.stale.hide()
+
+    def _mark_coarse(self, coarse: bool) -> None:
+        """Each view's title ends with "· coarse" while it shows a coarse frame."""
+        mark = " · " + tr("coarse")
+        for view in self._views.values():
+            plot = getattr(view, "plot", None)
+            if plot is None:  # no title of its own (the rotation view's panels)
+                continue
+            title = plot.titleLabel.text
+            if coarse and not title.endswith(mark):
+                set_title(plot, title + mark)
+            elif not coarse and title.endswith(mark):
+                set_title(plot, title.removesuffix(mark))
 
     def mark_stale(self, reason: str) -> None:
         """Say over the views that they show an earlier frame, and why, until a new one."""

@@ -25,14 +25,14 @@ def test_a_heavy_frame_is_drawn_coarse_first_then_exactly(window, drive, qtbot, 
     tab = window.tab("absolute")
     drive(window, lambda: window.parameters.seq_len.setValue(4096))
     exact_rows = tab.table_view.image.image.shape[0]
-    # per frame: coarse, rows drawn, label shown, current (what exports and tests wait for)
+    # per frame: coarse, rows drawn, title marked, current (what exports and tests wait for)
     shown: list[tuple[bool, int, bool, bool]] = []
     window.engine.frame_drawn.connect(
         lambda channel, request_id, _ms: shown.append(
             (
                 tab.coarse,
                 tab.table_view.image.image.shape[0],
-                tab.coarse_label.isVisible(),
+                tab.table_view.plot.titleLabel.text.endswith(" · coarse"),
                 window.engine.is_current(channel, request_id),
             )
         )
@@ -57,9 +57,11 @@ def test_while_a_slider_moves_only_coarse_frames_come_and_the_exact_one_after(
     window.engine.frame_drawn.connect(lambda *_: kinds.append(tab.coarse))
     for value in (400.0, 500.0, 600.0):  # moves closer together than EXACT_AFTER_IDLE_MS
         window.parameters.theta.setValue(value)
-        qtbot.waitUntil(lambda: tab.coarse_label.isVisible(), timeout=FRAME_TIMEOUT_MS)
+        qtbot.waitUntil(lambda: tab.coarse, timeout=FRAME_TIMEOUT_MS)
         qtbot.wait(posenc_gui.frame_requests.EXACT_AFTER_IDLE_MS // 4)
         assert tab.is_waiting()
     qtbot.waitUntil(lambda: not tab.is_waiting(), timeout=FRAME_TIMEOUT_MS)
     assert kinds[-1] is False and kinds.count(False) == 1  # one exact frame: the last settings
     assert tab.frame.params.theta == 600.0
+    titles = [view.plot.titleLabel.text for view in tab.view_names().values()]
+    assert not any("coarse" in title for title in titles)  # the exact frame's titles
