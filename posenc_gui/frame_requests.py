@@ -25,7 +25,7 @@ from posenc_gui.i18n import N_, tr
 BUSY_AFTER_MS = 150  # a frame later than this says it is coming
 BUSY_TEXT = N_("computing… the views show the previous settings")
 BUSY_PERCENT = N_("computing… {0} % — the views show the previous settings")
-COARSE_AFTER_MS = 60.0
+COARSE_AFTER_MS = 120.0
 COARSE_FACTOR = 4
 EXACT_AFTER_IDLE_MS = 120
 HEAVY_MEMORY = 8

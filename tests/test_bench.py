@@ -72,3 +72,22 @@ def test_bad_steps_are_refused():
     )
     assert result.returncode == 2
     assert "--steps must be at least 2, got 1" in result.stderr
+
+
+@pytest.mark.slow
+def test_repeated_runs_print_the_median_table_in_markdown():
+    env = os.environ | {"QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run(
+        [
+            *(sys.executable, "-m", "posenc_gui.bench", "--quick", "--tab", "absolute"),
+            *("--repeat", "2", "--markdown"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("| tab · page | 512 · 512 · 128 |")
+    assert len(lines) == 3 and lines[2].startswith("| absolute · all | ")

@@ -77,3 +77,32 @@ def test_a_size_that_is_not_three_numbers_is_refused(capsys):
     assert "a size is seq_len,d_model,head_dim (three whole numbers), got '512,512'" in (
         capsys.readouterr().err
     )
+
+
+def test_several_runs_report_the_median_of_each_figure():
+    from posenc_gui.bench.report import markdown, median_report
+
+    def report(p50: float, rss: float, seed: float) -> dict:
+        return {
+            "device": "cpu",
+            "machine": "x86_64, 2 CPUs",
+            "first_frame_s": rss / 1000,
+            "peak_rss_mb": rss,
+            "close_ms": 20.0,
+            "command_line_s": {"--help": 0.05},
+            "seed": {"p50_ms": seed, "p95_ms": seed},
+            "results": [
+                row(p50_ms=p50),
+                row(seq_len=1 << 20, coarse_share=1.0, p50_ms=80.0, exact_p50_ms=400.0),
+            ],
+        }
+
+    merged = median_report(
+        [report(10.0, 900.0, 200.0), report(30.0, 700.0, 250.0), report(20.0, 800.0, 300.0)]
+    )
+    assert merged["runs"] == 3 and merged["peak_rss_mb"] == 800.0
+    assert merged["results"][0]["p50_ms"] == 20.0 and merged["seed"]["p50_ms"] == 250.0
+    text = markdown(merged)
+    lines = text.splitlines()
+    assert lines[0].startswith("| tab · page | 512 · 512 · 128 | 1,048,576 · 512 · 128 |")
+    assert lines[2].startswith("| absolute · all | 20 / 20 | 80 / 20 → exact 400 / 20 |")

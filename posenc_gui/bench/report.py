@@ -99,3 +99,78 @@ def table(report: dict, *, profile: bool = False) -> str:
             + ("met" if not missed else "missed: " + ", ".join(missed))
         )
     return "\n".join(lines)
+
+
+def median_report(reports: list[dict]) -> dict:
+    """One report of several runs: each figure the median of the runs' (rows matched by tab,
+    page and sizes; whole-run figures too)."""
+    first = reports[0]
+
+    def median(values: list) -> object:
+        numbers = sorted(v for v in values if v is not None)
+        return numbers[len(numbers) // 2] if numbers else None
+
+    def key(row: dict) -> tuple:
+        return row["tab"], row["view"], row["seq_len"], row["d_model"], row["head_dim"]
+
+    rows = {key(row): [row] for row in first["results"]}
+    for report in reports[1:]:
+        for row in report["results"]:
+            rows.setdefault(key(row), []).append(row)
+    results = [
+        {
+            name: median([row[name] for row in group]) if isinstance(value, float) else value
+            for name, value in group[0].items()
+        }
+        for group in rows.values()
+    ]
+    merged = dict(first) | {"results": results, "runs": len(reports)}
+    for name in ("peak_rss_mb", "first_frame_s", "close_ms"):
+        merged[name] = median([report[name] for report in reports])
+    for name in ("seed", "command_line_s"):
+        if first[name] is not None:
+            merged[name] = {
+                field: median([report[name][field] for report in reports]) for field in first[name]
+            }
+    return merged
+
+
+def markdown(report: dict) -> str:
+    """The README's table: p50 / p95 of the first and the exact frame per size, the split of a
+    frame at 512 and the longest stall, each row with the targets it misses."""
+    sizes = sorted({(r["seq_len"], r["d_model"], r["head_dim"]) for r in report["results"]})
+    header = ["tab · page"] + [f"{s[0]:,} · {s[1]:,} · {s[2]:,}" for s in sizes]
+    lines = [
+        "| " + " | ".join([*header, "compute / draw / paint at 512", "stall", "misses"]) + " |",
+        "|" + "---|" * (len(header) + 3),
+    ]
+    pages: dict[tuple[str, str], dict] = {}
+    for row in report["results"]:
+        pages.setdefault((row["tab"], row["view"]), {})[row["seq_len"]] = row
+    for (tab, page), by_size in pages.items():
+        cells = []
+        for size in sizes:
+            r = by_size.get(size[0])
+            if r is None:
+                cells.append("")
+            elif r["coarse_share"] > 0:
+                cells.append(
+                    f"{r['p50_ms']:.0f} / {r['p95_ms']:.0f} → exact "
+                    f"{r['exact_p50_ms']:.0f} / {r['exact_p95_ms']:.0f}"
+                )
+            else:
+                cells.append(f"{r['p50_ms']:.0f} / {r['p95_ms']:.0f}")
+        small = by_size.get(sizes[0][0], {})
+        split = (
+            f"{small['compute_ms']:.0f} / {small['draw_ms']:.0f} / {small['paint_ms']:.0f}"
+            if small
+            else ""
+        )
+        stall = max(r["stall_ms"] for r in by_size.values())
+        missed = sorted({m.split(" ×")[0] for r in by_size.values() for m in misses(r)})
+        lines.append(
+            f"| {tab} · {page} | "
+            + " | ".join(cells)
+            + f" | {split} | {stall:.0f} | {', '.join(missed)} |"
+        )
+    return "\n".join(lines)
