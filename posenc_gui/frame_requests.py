@@ -1,5 +1,5 @@
 """A tab's frames on their way: coarse first when frames are heavy, the exact one once the
-controls rest, and a busy sign with the percent done.
+controls rest, and a sign over the views: busy with the percent done, or showing a coarse frame.
 
 Coarse, then exact: when one of the tab's last HEAVY_MEMORY exact frames at the same sizes took
 longer than COARSE_AFTER_MS to compute (one control's views can be heavy while another's are
@@ -25,6 +25,7 @@ from posenc_gui.i18n import N_, tr
 BUSY_AFTER_MS = 150  # a frame later than this says it is coming
 BUSY_TEXT = N_("computing… the views show the previous settings")
 BUSY_PERCENT = N_("computing… {0} % — the views show the previous settings")
+COARSE_TEXT = N_("coarse: fewer pixels until the exact frame is computed")
 COARSE_AFTER_MS = 120.0
 COARSE_FACTOR = 4
 EXACT_AFTER_IDLE_MS = 120
@@ -38,13 +39,13 @@ class FrameRequests(QObject):
         self,
         engine: Engine,
         channel: str,
-        show: Callable[[Any, bool], None],
+        show: Callable[[Any], None],
         sizes: Callable[[], tuple[int, ...]],
         over: QObject,
     ) -> None:
         """``sizes``: the shared sizes now (times at other sizes say nothing of these);
-        ``show(frame, coarse)`` draws a frame, saying whether it is a coarse one; ``busy`` is
-        the sign for the caller to place over the views."""
+        ``show(frame)`` draws a frame; ``busy`` is the sign for the caller to place over the
+        views: it says when work is under way, how far it got, and when a frame is coarse."""
         super().__init__(over)
         self._engine, self._channel = engine, channel
         self._compute: Callable[[Any, Any], Any] = lambda params, device: None
@@ -115,11 +116,13 @@ class FrameRequests(QObject):
     def _show_coarse(self, frame: Any) -> None:
         self._engine.expect(self._channel)  # not the current frame: the exact one will be
         self.coarse = True
-        self._show_frame(frame, True)
-        self.stop()
+        self._show_frame(frame)
+        self._busy_after.stop()
+        self.busy.setText(tr(COARSE_TEXT))  # the sign says what the views show until then
+        self.busy.show()
         self._exact_after.start()
 
     def _show_exact(self, frame: Any) -> None:
         self.coarse = False
-        self._show_frame(frame, False)
+        self._show_frame(frame)
         self.stop()

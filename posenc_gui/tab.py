@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QEventLoop, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFormLayout,
@@ -35,7 +35,7 @@ from posenc_gui.i18n import tr
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.tabspec import TabSpec
-from posenc_gui.views.style import current_look, set_title
+from posenc_gui.views.style import current_look
 
 
 @dataclass(frozen=True)
@@ -216,8 +216,8 @@ class Tab(QWidget):
             self.pages = QTabWidget(objectName="pages")
             self.pages.currentChanged.connect(self.update_controls)
             self.pages.currentChanged.connect(lambda: self.hovered.emit(""))  # read the page left
-            if self.per_page:
-                self.pages.currentChanged.connect(self.refresh)
+            if self.per_page:  # once the page's views are laid out: their windows are sized
+                self.pages.currentChanged.connect(lambda: QTimer.singleShot(0, self.refresh))
             self.views.addWidget(self.pages, 0, 0)
         page = ViewPage(list(views.values()), columns or len(views), objectName=name)
         for view_name, view in views.items():
@@ -249,6 +249,7 @@ class Tab(QWidget):
         """``show_view(name)``, then wait (running the event loop) until the tab's exact frame
         is drawn: a page computed only when in front has its frame then."""
         view = self.show_view(name)
+        QCoreApplication.processEvents()  # a page change asks for its frame once laid out
         if self.is_waiting():
             loop, deadline = QEventLoop(), time.monotonic() + timeout_s
             check = QTimer(self, interval=10)
@@ -355,24 +356,10 @@ class Tab(QWidget):
         """Whether a frame was asked for and its exact frame is not drawn yet."""
         return self.frame_requests.is_waiting()
 
-    def _show(self, frame: Any, coarse: bool) -> None:
+    def _show(self, frame: Any) -> None:
         self.frame = frame  # what the views show now, parameters and windows included
         self.draw(frame)
-        self._mark_coarse(coarse)
         self.stale.hide()
-
-    def _mark_coarse(self, coarse: bool) -> None:
-        """Each view's title ends with "· coarse" while it shows a coarse frame."""
-        mark = " · " + tr("coarse")
-        for view in self._views.values():
-            plot = getattr(view, "plot", None)
-            if plot is None:  # no title of its own (the rotation view's panels)
-                continue
-            title = plot.titleLabel.text
-            if coarse and not title.endswith(mark):
-                set_title(plot, title + mark)
-            elif not coarse and title.endswith(mark):
-                set_title(plot, title.removesuffix(mark))
 
     def mark_stale(self, reason: str) -> None:
         """Say over the views that they show an earlier frame, and why, until a new one."""

@@ -88,6 +88,10 @@
       <translation>计算中…… {0} %，视图显示的是之前的设置</translation>
     </message>
     <message>
+      <source>coarse: fewer pixels until the exact frame is computed</source>
+      <translation>粗略预览：像素较少，精确帧计算完成后替换</translation>
+    </message>
+    <message>
       <source>[{0}, … ({1} items)]</source>
       <translation>[{0}, …（共 {1} 项）]</translation>
     </message>
@@ -262,10 +266,6 @@
     <message>
       <source>Last session not restored: {reason}</source>
       <translation>未恢复上次会话：{reason}</translation>
-    </message>
-    <message>
-      <source>coarse</source>
-      <translation>粗略</translation>
     </message>
     <message>
       <source>not current: {reason}</source>

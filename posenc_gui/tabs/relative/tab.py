@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox, QWidget
 
@@ -256,6 +258,24 @@ class RelativeTab(Tab):
 
     def request(self) -> RelativeParams:
         seq_len, d_model = self.parameters.seq_len.value(), self.parameters.d_model.value()
+        page = self.current_page() or "distances"
+        # Only the page in front is computed: its views' windows alone (another page's views
+        # are resized when it is laid out, which must not make this page's frame stale).
+        by_page: dict[str, dict[str, Any]] = {
+            "distances": {
+                "distance_windows": self.distance_view.windows(seq_len, seq_len),
+                "table_windows": self.table_view.windows(d_model, seq_len),
+            },
+            "t5": {
+                "bucket_windows": self.bucket_view.windows(seq_len, seq_len),
+                "bucket_x": self.bucket_curve_view.x_window(-(seq_len - 1), seq_len),
+            },
+            "alibi": {
+                "alibi_windows": self.alibi_view.windows(seq_len, seq_len),
+                "alibi_x": self.alibi_curve_view.x_window(0, seq_len),
+            },
+            "scores": {},
+        }
         return RelativeParams(
             seq_len=seq_len,
             d_model=d_model,
@@ -270,13 +290,8 @@ class RelativeTab(Tab):
             head=self.head.value(),
             causal=self.causal.isChecked(),
             seed=self.seed.value(),
-            distance_windows=self.distance_view.windows(seq_len, seq_len),
-            table_windows=self.table_view.windows(d_model, seq_len),
-            bucket_windows=self.bucket_view.windows(seq_len, seq_len),
-            bucket_x=self.bucket_curve_view.x_window(-(seq_len - 1), seq_len),
-            alibi_windows=self.alibi_view.windows(seq_len, seq_len),
-            alibi_x=self.alibi_curve_view.x_window(0, seq_len),
-            pages=(self.current_page() or "distances",),
+            pages=(page,),
+            **by_page[page],
         )
 
     def caption_parameters(self) -> str:
