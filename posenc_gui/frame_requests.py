@@ -56,6 +56,7 @@ class FrameRequests(QObject):
         self._warm = False  # after the first exact frame
         self._exact: Any = None  # the request whose exact frame is wanted
         self._exact_id = 0  # the engine's id of it, once submitted
+        self._shown: Any = None  # the request whose exact frame is on screen
         self._exact_after = QTimer(self, singleShot=True, interval=EXACT_AFTER_IDLE_MS)
         self._exact_after.timeout.connect(self._submit_exact)
         # Over the views while a frame takes longer than BUSY_AFTER_MS: work is under way.
@@ -79,7 +80,8 @@ class FrameRequests(QObject):
         if sizes != self._sizes:
             self._sizes = sizes
             self._exact_ms.clear()
-        heavy = max(self._exact_ms, default=0.0) > COARSE_AFTER_MS
+        # the frame on screen already is this request's exact one: nothing to preview
+        heavy = max(self._exact_ms, default=0.0) > COARSE_AFTER_MS and request != self._shown
         coarse = coarsened(request, COARSE_FACTOR) if heavy else request
         if coarse != request:
             self._engine.submit(self._channel, self._compute, coarse, self._show_coarse)
@@ -124,5 +126,6 @@ class FrameRequests(QObject):
 
     def _show_exact(self, frame: Any) -> None:
         self.coarse = False
+        self._shown = self._exact  # delivered only while current: the latest request's frame
         self._show_frame(frame)
         self.stop()
