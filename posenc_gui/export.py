@@ -22,6 +22,7 @@ from posenc_gui.export_data import view_arrays, view_rows, view_table
 from posenc_gui.files import write_atomic
 from posenc_gui.svg import portable
 from posenc_gui.views import CurvesView
+from posenc_gui.views.deferred import draw_pending
 from posenc_gui.views.style import current_look, tick_font
 
 CAPTION_POINTS = 10
@@ -154,6 +155,7 @@ def view_image(
     ``caption`` in a strip below it when given: ``size`` × ``scale`` pixels in all, the figure
     laid out for that size (default: its size on screen, the strip added below)."""
     _check(scale, size)
+    draw_pending(view)  # what a view behind another page was handed
     (width, height), (total_width, total_height) = _sizes(view, size, caption)
     image = QImage(total_width * scale, total_height * scale, QImage.Format.Format_ARGB32)
     if image.isNull():
@@ -181,6 +183,7 @@ def view_svg(
     QSvgGenerator is used because pyqtgraph's SVGExporter fails on image items.
     """
     _check(1, size)
+    draw_pending(view)  # what a view behind another page was handed
     (width, height), (total_width, total_height) = _sizes(view, size, caption)
     buffer = QBuffer()  # Qt's own file writing would not say when the disk is full
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -242,6 +245,7 @@ def export_view(
             f"got {target.name!r}"
         )
     _check(scale, size)
+    draw_pending(view)
     # the numbers are taken first: one a format cannot hold is refused before any file exists
     if suffix == ".npy":
         table = view_table(view)

@@ -16,11 +16,11 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import QLabel
 
 from posenc_gui.encodings.window import coarsened
 from posenc_gui.engine import Engine
 from posenc_gui.i18n import N_, tr
+from posenc_gui.signs import Sign
 
 BUSY_AFTER_MS = 150  # a frame later than this says it is coming
 BUSY_TEXT = N_("computing… the views show the previous settings")
@@ -60,11 +60,7 @@ class FrameRequests(QObject):
         self._exact_after = QTimer(self, singleShot=True, interval=EXACT_AFTER_IDLE_MS)
         self._exact_after.timeout.connect(self._submit_exact)
         # Over the views while a frame takes longer than BUSY_AFTER_MS: work is under way.
-        self.busy = QLabel(tr(BUSY_TEXT))
-        self.busy.setObjectName("busy")
-        self.busy.setStyleSheet(
-            "background: #0072B2; color: white; padding: 4px 8px; border-radius: 4px;"
-        )
+        self.busy = Sign(tr(BUSY_TEXT), background="#0072B2", objectName="busy")
         self.busy.hide()
         self._busy_after = QTimer(self, singleShot=True, interval=BUSY_AFTER_MS)
         self._busy_after.timeout.connect(self.busy.show)

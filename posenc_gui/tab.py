@@ -34,7 +34,9 @@ from posenc_gui.frame_requests import FrameRequests
 from posenc_gui.i18n import tr
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
+from posenc_gui.signs import Sign, sign_strip
 from posenc_gui.tabspec import TabSpec
+from posenc_gui.views.deferred import settle
 from posenc_gui.views.style import current_look
 
 
@@ -133,11 +135,7 @@ class Tab(QWidget):
         self.views = QGridLayout()
         self.pages: QTabWidget | None = None
         # Over the views while what they show is not what the controls say.
-        self.stale = QLabel(objectName="stale")
-        self.stale.setWordWrap(True)
-        self.stale.setStyleSheet(
-            "background: #6b6b6b; color: white; padding: 4px 8px; border-radius: 4px;"
-        )
+        self.stale = Sign("", background="#6b6b6b", objectName="stale")
         self.stale.hide()
         # Views never get less height than their texts need (``fit_height``): in a window too
         # small for that, the figures scroll instead of pushing the window past the screen.
@@ -154,8 +152,7 @@ class Tab(QWidget):
         )
         self.busy = self.frame_requests.busy
         figures = QVBoxLayout()
-        figures.addWidget(self.busy)
-        figures.addWidget(self.stale)
+        figures.addWidget(sign_strip(self.busy, self.stale))
         figures.addLayout(self.views, 1)
         figures_widget = QWidget()
         figures_widget.setLayout(figures)
@@ -359,6 +356,7 @@ class Tab(QWidget):
     def _show(self, frame: Any) -> None:
         self.frame = frame  # what the views show now, parameters and windows included
         self.draw(frame)
+        settle(self._views.values())  # ranges fitted now: one paint per view, not two
         self.stale.hide()
 
     def mark_stale(self, reason: str) -> None:

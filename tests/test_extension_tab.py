@@ -44,6 +44,7 @@ def test_default_yarn_views_match_the_library(window, tab):
     assert f"attention factor (mscale) {factor:.4f}" in tab.readout.text()
     # decay: exact run means of 2·Σ cos(d·θ'), scaled by the attention factor squared
     starts, counts = binning.runs(tab.frame.params.decay_x)
+    tab.show_view("decay")  # a page's views draw when it comes to the front
     distances, decay = data(tab.figures.decay_view.curve_items[1])
     np.testing.assert_allclose(distances, (starts + (counts - 1) / 2).numpy())
     expected = factor**2 * 2 * binning.mean_phasor(starts, counts, scaled).real.sum(1)
@@ -73,6 +74,7 @@ def test_angle_budget_flags_unseen_angles(window, drive, tab):
     )
     drive(window, lambda: tab.target_context.setValue(32768), channel="extension")
     theta = rope_scaling.scaled_inv_freq(RopeScaling(head_dim=128))
+    tab.show_view("angle")
     original, target, flagged = tab.figures.angle_view.curve_items
     np.testing.assert_allclose(data(original)[1], (8192 * theta).numpy())
     np.testing.assert_allclose(data(target)[1], (32768 * theta).numpy())
@@ -82,6 +84,7 @@ def test_angle_budget_flags_unseen_angles(window, drive, tab):
 
 def test_dynamic_sweep_marks_the_base_at_the_length(window, drive, qtbot, tab):
     drive(window, lambda: tab.sweep_length.setValue(20000), channel="extension")
+    tab.show_view("dynamic")
     curve, marker = tab.figures.dynamic_view.curve_items
     scaling = RopeScaling(
         head_dim=128,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtWidgets import QTabWidget
 
 from posenc_gui.views import HeatmapView
 from posenc_gui.views.style import CYCLIC, colormap
@@ -33,3 +34,30 @@ def test_a_cyclic_view_keeps_its_map(qtbot):
     view.set_data(np.array([[0.0, 6.0]]))
     np.testing.assert_array_equal(lut(view), colormap("cyclic").getLookupTable(nPts=8))
     assert view.colorbar.levels() == (0.0, 6.0)  # from the data, not centred
+
+
+def test_a_view_behind_another_page_draws_its_last_data_when_shown(qtbot):
+    pages = QTabWidget()
+    qtbot.addWidget(pages)
+    front, behind = HeatmapView("a", "x", "y", "v"), HeatmapView("b", "x", "y", "v")
+    pages.addTab(front, "a")
+    pages.addTab(behind, "b")
+    pages.show()
+    qtbot.waitExposed(pages)
+    behind.set_data(np.ones((2, 3)))
+    behind.set_data(np.full((4, 5), 2.0))
+    assert behind.image.image is None  # hidden: nothing drawn yet
+    pages.setCurrentWidget(behind)
+    np.testing.assert_array_equal(behind.image.image, np.full((4, 5), 2.0))  # the last call
+
+
+def test_a_view_not_drawn_yet_asks_again_when_resized(qtbot):
+    view = HeatmapView("t", "x", "y", "v")
+    qtbot.addWidget(view)
+    view.resize(400, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    asked = view.windows(64, 64)  # a frame is computed for this size; none is drawn yet
+    with qtbot.waitSignal(view.viewport.changed):
+        view.resize(800, 600)
+    assert view.windows(64, 64)[0].pixels > asked[0].pixels

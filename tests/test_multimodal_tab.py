@@ -63,6 +63,7 @@ def test_sections_put_consecutive_pairs_on_each_axis(window, drive, tab):
 
 def test_sequence_ids_of_text_an_image_and_text(window, drive, tab):
     set_controls(window, drive, tab, text_before=2, image_height=2, image_width=3, text_after=2)
+    tab.show_view("id_strip")  # a page's views draw when it comes to the front
     ids = tab.figures.id_strip.image.image
     # text 0, 1; the 2 × 3 image from id 2 (t 2; h 2, 3; w 2, 3, 4); text from 2 + max(2, 3)
     np.testing.assert_array_equal(
@@ -83,6 +84,7 @@ def test_a_video_spaces_its_frames_by_the_temporal_step(window, drive, tab):
         window, drive, tab, text_before=1, frames=3, image_height=1, image_width=2, text_after=1
     )
     drive(window, lambda: tab.time_interval.setValue(2.0), channel=CHANNEL)
+    tab.show_view("id_strip")
     t, _, w = tab.figures.id_strip.image.image
     assert t.tolist() == [0, 1, 1, 3, 3, 5, 5, 3]  # frames at 1 + ⌊2f⌋; text at 1 + max(1, 2)
     assert w.tolist() == [0, 1, 2, 1, 2, 1, 2, 3]
@@ -93,6 +95,7 @@ def test_qwen3_vl_numbers_a_video_frame_by_frame_after_each_timestamp(window, dr
         window, drive, tab, text_before=2, frames=3, image_height=2, image_width=2,
         timestamp_tokens=1, text_after=2,
     )  # fmt: skip
+    tab.show_view("id_strip")
     t, h, w = tab.figures.id_strip.image.image
     # text 0, 1; per frame: a timestamp token, then the 2 × 2 grid at one t from the id after
     # it; each frame moves the ids on by max(2, 2) (get_rope_index of Qwen3-VL)
@@ -132,9 +135,11 @@ def test_patch_scores_are_the_rotated_dot_products_and_peak_at_the_query(window,
 def test_axial_scores_depend_on_the_offset_only(window, drive, tab):
     drive(window, lambda: tab.scheme.setCurrentIndex(tab.scheme.findData("axial")), CHANNEL)
     set_controls(window, drive, tab, image_height=6, image_width=6, query_row=1, query_column=1)
+    tab.show_view("patch_scores")
     near = tab.figures.score_view.image.image.copy()
     set_controls(window, drive, tab, query_row=3, query_column=2)
     np.testing.assert_allclose(tab.figures.score_view.image.image[2:, 1:], near[:4, :5], rtol=1e-6)
+    tab.show_view("axis_map")
     assert marks(tab.figures.axis_view) == [
         list(range(32)),
         list(range(32, 64)),
@@ -192,6 +197,7 @@ def test_presets_set_the_scheme_and_the_layer_stack(window, drive, tab):
     qwen2 = preset(window, "Qwen2-VL-7B (M-RoPE sections 16/24/24)")
     drive(window, lambda: window.apply_preset(qwen2), CHANNEL)
     assert tab.scheme.currentData() == "sections" and tab.section.text() == "16, 24, 24"
+    tab.show_view("layer_strip")
     assert marks(tab.figures.layer_view) == [list(range(28))]  # num_hidden_layers, one type
     pixtral = preset(window, "Pixtral-12B vision encoder (2-D axial, 64 × 64 patches)")
     drive(window, lambda: window.apply_preset(pixtral), CHANNEL)
@@ -199,8 +205,10 @@ def test_presets_set_the_scheme_and_the_layer_stack(window, drive, tab):
     assert (tab.image_height.value(), tab.image_width.value()) == (64, 64)
     assert window.parameters.head_dim.value() == 64
     gemma = preset(window, "Gemma-3-27B (local θ 1e4, global θ 1e6 ×8)")
-    window.apply_preset(gemma)
+    window.apply_preset(gemma)  # a Gemma preset brings the extension tab to the front
     drive(window, tab.refresh, CHANNEL)
+    window.tabs.setCurrentWidget(tab)
+    tab.show_view("layer_strip")
     sliding, full = marks(tab.figures.layer_view)
     assert full == list(range(5, 62, 6)) and len(sliding) == 52
     labels = [label for _, label in tab.figures.layer_view.plot.getAxis("left")._tickLevels[0]]
@@ -213,6 +221,8 @@ def test_presets_set_the_scheme_and_the_layer_stack(window, drive, tab):
 def test_llama4_layer_strip_shows_its_nope_layers(window, drive, tab):
     window.apply_preset(preset(window, "Llama-4-Scout (hard step ×16, NoPE layers)"))
     drive(window, tab.refresh, CHANNEL)
+    window.tabs.setCurrentWidget(tab)
+    tab.show_view("layer_strip")
     rope_layers, nope = marks(tab.figures.layer_view)
     assert nope == list(range(3, 48, 4)) and len(rope_layers) == 36
 

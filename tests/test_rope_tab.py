@@ -43,6 +43,7 @@ def test_head_dim_and_theta_redraw_the_table(window, drive, tab):
 
 
 def test_rotation_panels_show_the_rotated_pair(window, drive, tab):
+    tab.show_view("rotation")  # a page's views draw when it comes to the front
     tab.pairs.setText("0, 3, 63")
     drive(window, tab.pairs.editingFinished.emit, channel="rope.rotation")
     drive(window, lambda: tab.position.setValue(25), channel="rope.rotation")
@@ -63,6 +64,7 @@ def test_rotation_panels_show_the_rotated_pair(window, drive, tab):
 
 
 def test_pair_count_spreads_panels_and_bad_pairs_get_a_message(window, drive, tab):
+    tab.show_view("rotation")
     drive(window, lambda: tab.pair_count.setValue(3), channel="rope.rotation")
     assert [p.titleLabel.text.split("<br>")[0] for p, *_ in tab.rotation_view.panels] == [
         "pair 0",
@@ -87,6 +89,7 @@ def test_play_animates_the_position(window, qtbot, tab):
 def test_invariance_curve_is_flat_and_matches_rotation(window, drive, tab):
     tab.query.setCurrentIndex(1)
     drive(window, lambda: tab.shift.setValue(40), channel="rope")
+    tab.show_view("invariance")
     rotated, unrotated = tab.invariance_view.curve_items
     _, scores = data(rotated)
     q, k = torch.randn(2, 1, 128, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
@@ -100,6 +103,7 @@ def test_invariance_curve_is_flat_and_matches_rotation(window, drive, tab):
 
 
 def test_decay_curves_and_log_axis(window, drive, tab):
+    tab.show_view("decay")
     ones, mean = tab.decay_view.curve_items
     d, score = data(ones)
     expected = 2 * torch.cos(torch.from_numpy(d)[:, None] * rope.inv_freq(128)).sum(1)
@@ -124,6 +128,7 @@ def test_spectrum_marks_pairs_longer_than_the_context(window, drive, tab):
 
 def test_layout_map_and_permutation(window, drive, tab):
     drive(window, lambda: window.parameters.head_dim.setValue(8), channel="rope")
+    tab.show_view("layout")
     np.testing.assert_array_equal(
         tab.layout_view.image.image, [[0, 0, 1, 1, 2, 2, 3, 3], [0, 1, 2, 3, 0, 1, 2, 3]]
     )
@@ -133,6 +138,7 @@ def test_layout_map_and_permutation(window, drive, tab):
 
 
 def test_precision_views_follow_the_dtype(window, drive, tab):
+    tab.show_view("error")
     drive(window, lambda: tab.dtype.setCurrentText("float64"), channel="rope")
     assert np.all(tab.error_view.image.image == np.float32(np.log10(ERROR_FLOOR)))
     drive(window, lambda: tab.dtype.setCurrentText("bfloat16"), channel="rope")

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontMetricsF
 
 from posenc_gui.encodings.window import Window
+from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.style import current_look, fit_height, light, pen, style_plot, tick_font
 from posenc_gui.views.viewport import Viewport
 
@@ -82,7 +83,7 @@ def _line_width(y: np.ndarray) -> float:
     return 1.0 if float(np.abs(np.diff(finite)).sum()) > 8 * spread else 2.0
 
 
-class CurvesView(pg.PlotWidget):
+class CurvesView(DeferredDrawing, pg.PlotWidget):
     """Draws what it is handed; long curves are shown as min/max envelopes per pixel. Hovering
     reads the nearest point of each curve (``hovered``; empty when the cursor leaves)."""
 
@@ -140,6 +141,7 @@ class CurvesView(pg.PlotWidget):
             self.viewport.extent = None  # show the whole extent on the new scale
         self.plot.setLogMode(x=x, y=y)
 
+    @when_shown
     def set_curves(
         self,
         curves: Sequence[Curve],

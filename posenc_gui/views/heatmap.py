@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Signal
 
 from posenc_gui.encodings.window import Window
+from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.style import (
     CYCLIC,
     DIVERGING,
@@ -29,7 +30,7 @@ def _edges(edges: np.ndarray | None, count: int) -> np.ndarray:
     return np.arange(count + 1) if edges is None else np.asarray(edges)
 
 
-class HeatmapView(pg.GraphicsLayoutWidget):
+class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
     """Draws ``values[row, col]`` with rows down the left axis and columns along the bottom.
 
     The image item keeps the float array itself (not pre-coloured RGB), so tests and the hover
@@ -100,6 +101,7 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         assert y is not None  # asked with a row extent
         return x, y
 
+    @when_shown
     def set_data(
         self,
         values: np.ndarray,

@@ -10,6 +10,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from posenc_gui.views.curves import Curve, CurvesView
+from posenc_gui.views.deferred import when_shown
 from posenc_gui.views.style import current_look
 
 
@@ -33,6 +34,7 @@ class PatternView(CurvesView):
         self.plot.setMouseEnabled(y=False)  # rows are categories
         self.plot.invertY(True)
 
+    @when_shown
     def set_rows(
         self,
         rows: Sequence[Row],

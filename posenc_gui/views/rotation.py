@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 
+from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.style import current_look, pen, set_title, wrap_title
 
 CIRCLE = np.exp(1j * np.linspace(0, 2 * np.pi, 181))
@@ -22,7 +23,7 @@ class RotationPanel:
     trail: np.ndarray  # [n, 2]
 
 
-class RotationView(pg.GraphicsLayoutWidget):
+class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
     """Each panel: the circle the pair's vector runs on, the vector as an arrow, its trail."""
 
     def __init__(self, parent: pg.QtWidgets.QWidget | None = None) -> None:
@@ -31,6 +32,7 @@ class RotationView(pg.GraphicsLayoutWidget):
             tuple[pg.PlotItem, pg.PlotDataItem, pg.PlotDataItem, pg.PlotDataItem, pg.ArrowItem]
         ] = []
 
+    @when_shown
     def set_panels(self, panels: Sequence[RotationPanel]) -> None:
         """Draw one panel per entry, left to right, top to bottom."""
         if len(panels) != len(self.panels):

@@ -59,20 +59,25 @@ class Viewport(QObject):
         self.extent: tuple[Extent, Extent | None] | None = None
         self.log_x = False  # the x axis shows log10 of the data (pyqtgraph's log mode)
         self._last: tuple[Window, Window | None] | None = None
+        self._asked: tuple[Extent, Extent | None] | None = None  # the extents ``windows`` had
         view_box.sigRangeChanged.connect(self._on_change)
         view_box.sigResized.connect(self._on_change)
 
     def _on_change(self, *_: object) -> None:
-        if self.extent is None or self._last is None:
-            return  # nothing drawn yet: the first frame is on its way
+        # Before anything is drawn (a view behind another page draws when shown), the extents
+        # last asked for: their frame was computed for this view's size then.
+        extent = self.extent or self._asked
+        if extent is None or self._last is None:
+            return  # never asked: the first frame is on its way
         before = self._last
-        if self.windows(*self.extent) != before:
+        if self.windows(*extent) != before:
             self.changed.emit()
 
     def windows(
         self, x_extent: Extent, y_extent: Extent | None = None
     ) -> tuple[Window, Window | None]:
         """The visible windows of the given extents; the whole extents if they are new."""
+        self._asked = (x_extent, y_extent)
         log = self.log_x and x_extent[0] >= 1  # log-spaced pixels on a log axis
         width = pixel_budget(self.view_box.width())
         height = pixel_budget(self.view_box.height())

@@ -1,0 +1,69 @@
+"""Drawing a view only when it can be seen, and settling its ranges before it paints.
+
+A tab's frame feeds every view of every page, but only the page in front is on screen: a view
+hidden behind another page keeps the last call of each drawing method and makes those calls
+when it is shown (or when something reads it: ``draw_pending``). A view in a window that is not
+shown (tests, the command line before showing) draws at once.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+import pyqtgraph as pg
+from PySide6.QtGui import QShowEvent
+
+P = ParamSpec("P")
+V = TypeVar("V", bound="DeferredDrawing")
+
+
+class DeferredDrawing:
+    """Mixed into a view (before its pyqtgraph class): methods marked ``when_shown`` wait for
+    the view to be shown."""
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)  # type: ignore[misc]
+        draw_pending(self)
+
+
+def when_shown(
+    method: Callable[Concatenate[V, P], None],
+) -> Callable[Concatenate[V, P], None]:
+    """Mark a drawing method of a ``DeferredDrawing`` view: while the view is hidden in a
+    shown window only its last call is kept (a later call of another marked method comes
+    after it, as it would have)."""
+
+    @functools.wraps(method)
+    def draw(self: V, *args: P.args, **kwargs: P.kwargs) -> None:
+        pending = _pending(self)
+        pending.pop(method.__name__, None)
+        if self.isVisible() or not self.window().isVisible():  # type: ignore[attr-defined]
+            method(self, *args, **kwargs)
+        else:
+            pending[method.__name__] = functools.partial(method, self, *args, **kwargs)
+
+    return draw
+
+
+def draw_pending(view: object) -> None:
+    """Make the drawing calls ``view`` kept while hidden (none: nothing happens)."""
+    pending = _pending(view)
+    while pending:
+        pending.pop(next(iter(pending)))()
+
+
+def settle(views: Iterable[object]) -> None:
+    """Let each shown view fit its ranges now, not in its paint: ranges that change while a
+    view paints (auto-range, labels following the new range) make it paint twice."""
+    for view in views:
+        if isinstance(view, pg.GraphicsView) and view.isVisible():
+            view.scene().prepareForPaint()
+
+
+def _pending(view: object) -> dict[str, Callable[[], Any]]:
+    found: dict[str, Callable[[], Any]] | None = view.__dict__.get("_pending_draws")
+    if found is None:
+        found = view.__dict__["_pending_draws"] = {}
+    return found
