@@ -45,3 +45,46 @@ def test_other_kinds_replace_the_items(qtbot):
     assert [label.text for _, label in view.legend.items] == ["b"]
     drawn_lines = [item for item in view.plot.vb.addedItems if isinstance(item, pg.InfiniteLine)]
     assert drawn_lines == view.lines  # the first frame's line went
+
+
+def test_renamed_curves_keep_their_items_and_the_legend_shows_the_new_names(qtbot):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    x = np.arange(5.0)
+    view.set_curves([Curve("yarn", x, x), Curve("ntk", x, -x)], spans=[Span(1, 2, "ntk")])
+    items = list(view.curve_items)
+    assert [label.text for _, label in view.legend.items] == ["yarn", "ntk"]  # span: ntk's
+    view.set_curves([Curve("pi", x, x), Curve("llama3", x, -x)], spans=[Span(1, 2, "ntk")])
+    assert view.curve_items == items and [item.name() for item in items] == ["pi", "llama3"]
+    legend = [(label.text, label.toolTip()) for _, label in view.legend.items]
+    assert legend == [("pi", "pi"), ("llama3", "llama3"), ("ntk", "ntk")]  # the span's own now
+
+
+def test_a_curve_that_changes_its_look_is_drawn_in_the_new_one(qtbot):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    x = np.repeat(np.arange(100.0), 2)
+    view.set_curves([Curve("c", x, np.tile([0.0, 1.0], 100), envelope=True)])
+    item = view.curve_items[0]
+    assert item.opts["connect"] == "pairs"
+    view.set_curves([Curve("c", np.arange(100.0), np.arange(100.0), dashed=True)])
+    assert view.curve_items == [item] and item.opts["connect"] == "all"
+    assert item.opts["pen"].style() == pg.QtCore.Qt.PenStyle.DashLine
+    view.set_curves([Curve("c", np.arange(8.0), np.arange(8.0))])  # few points: marked
+    assert (
+        item.opts["symbol"] == "o" and item.opts["pen"].style() == pg.QtCore.Qt.PenStyle.SolidLine
+    )
+
+
+def test_tick_labels_follow_the_frame(qtbot):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    x = np.arange(3.0)
+    axis = view.plot.getAxis("bottom")
+    view.set_curves([Curve("c", x, x)], x_labels=["我", "爱", "你"])
+    view.set_curves([Curve("c", x, x)], x_labels=["我", "爱", "你"])
+    assert [label for _, label in axis._tickLevels[0]] == ["我", "爱", "你"]
+    view.set_curves([Curve("c", x, x)], x_labels=["中", "国", "。"])
+    assert [label for _, label in axis._tickLevels[0]] == ["中", "国", "。"]
+    view.set_curves([Curve("c", x, x)])
+    assert axis._tickLevels is None  # the axis's own ticks again

@@ -8,20 +8,17 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontMetricsF
+from PySide6.QtCore import Signal
 
 from posenc_gui.encodings.window import Window
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
-from posenc_gui.views.style import current_look, fit_height, light, pen, style_plot, tick_font
+from posenc_gui.views.legend import add_legend, fit_legend, remove_entry, rename_entry
+from posenc_gui.views.style import current_look, fit_height, light, pen, style_plot
 from posenc_gui.views.viewport import Viewport
 
 MAX_MARKED_POINTS = 64
-QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's "no maximum"
 MAX_READ_CURVES = 8  # curves named in a hover readout
 MIN_PLOT_HEIGHT = 60  # px of data, times the look's scale
-MAX_LEGEND_SHARE = 0.3  # of the view's height
-LEGEND_ROW = 4  # of the plot's layout: under the x axis (rows 0–3: title, top axis, plot, x axis)
 
 
 @dataclass(frozen=True)
@@ -106,10 +103,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         style_plot(self.plot, title, x_label, y_label)
         self.plot.setClipToView(True)
         self.plot.setDownsampling(auto=True, mode="peak")  # envelopes, never a strided sample
-        self.legend = pg.LegendItem(labelTextSize=current_look().font_size(10))
-        self.plot.legend = self.legend  # curves created with a name get an entry
-        self.plot.layout.addItem(self.legend, LEGEND_ROW, 1)
-        self.legend.setMinimumWidth(0)  # it fits itself to the view (_fit_legend), never widens it
+        self.legend = add_legend(self.plot, current_look().font_size(10))
         self.curve_items: list[pg.PlotDataItem] = []
         self.bands: list[tuple[str, pg.FillBetweenItem]] = []
         self.lines: list[pg.InfiniteLine] = []
@@ -118,6 +112,8 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._band_keys: list[tuple[str, int]] = []
         self._line_keys: list[tuple[bool, int]] = []
         self._log = (False, False)
+        self._styles: list[_Style | None] = []  # how each curve item is drawn now
+        self._ticks: tuple[tuple[str, ...] | None, tuple[str, ...] | None] = (None, None)
         self._legend_shown = legend
         self.viewport = Viewport(self.plot.vb, points=True)
         self.plot.vb.setAutoVisible(y=True)  # y fits the curves' visible part
@@ -135,6 +131,8 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
 
     def set_log(self, *, x: bool = False, y: bool = False) -> None:
         """Logarithmic axes (data must then be positive on that axis)."""
+        if (x, y) == self._log:
+            return  # unchanged: the items keep their data mapped as they are
         self._log = (x, y)
         if self.viewport.log_x != x:
             self.viewport.log_x = x
@@ -160,26 +158,37 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         ``x_window``) and only y fits the data.
         """
         # Items are kept and updated where the same kinds come again (a new frame of the same
-        # view): creating pyqtgraph items costs more than drawing a frame's data.
+        # view): creating pyqtgraph items costs more than drawing a frame's data, and styling
+        # one (pens, symbols) more than handing it new data.
         names = [curve.name for curve in curves]
-        rebuild = names != [item.name() or "" for item in self.curve_items]  # clears the legend
-        same_spans = not rebuild and _span_keys(spans) == _span_keys(self._span_specs)
+        old_names = [item.name() or "" for item in self.curve_items]
+        # the same number of curves, named where they were: renamed in place
+        renamed = names != old_names and [bool(n) for n in names] == [bool(n) for n in old_names]
+        rebuild = names != old_names and not renamed
+        # a span's entry depends on the curves' names (none where a curve has that name)
+        same_spans = names == old_names and _span_keys(spans) == _span_keys(self._span_specs)
         same_bands = not rebuild and [(b.name, b.color) for b in bands] == self._band_keys
         if not same_spans:
             for item in self.spans:
                 self.plot.removeItem(item)
-            for label in {span.label for span in self._span_specs} - set(names):
-                self.legend.removeItem(label)  # a curve's entry of the same name stays
+            for label in {span.label for span in self._span_specs} - set(old_names):
+                remove_entry(self.legend, label)
         if not same_bands:
             for name, fill in self.bands:
                 if name:
-                    self.legend.removeItem(name)
+                    remove_entry(self.legend, name)
                 self.plot.removeItem(fill)
         if rebuild:
             for item in self.curve_items:
                 self.plot.removeItem(item)
             self.legend.clear()
             self.curve_items = [self.plot.plot(name=name or None) for name in names]
+            self._styles = [None] * len(names)
+        elif renamed:
+            for item, name in zip(self.curve_items, names, strict=True):
+                if item.name() != name:
+                    item.opts["name"] = name  # what PlotDataItem.name() reads; it has no setter
+                    rename_entry(self.legend, item, name)
         if same_spans:
             for region, span in zip(self.spans, spans, strict=True):
                 region.setRegion(self._x_ends(span))
@@ -196,44 +205,17 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._span_specs = tuple(spans)
         if same_bands:
             for (_, fill), band in zip(self.bands, bands, strict=True):
-                x, *ys = self._band_data(band)
-                for curve, y in zip(fill.curves, ys, strict=True):
-                    curve.setData(x, y)
+                self._update_band(fill, band)
         else:
             self.bands = [(band.name, self._band(band)) for band in bands]
         self._band_keys = [(band.name, band.color) for band in bands]
         for index, (item, curve) in enumerate(zip(self.curve_items, curves, strict=True)):
-            color = (
-                curve.color
-                if isinstance(curve.color, str)
-                else current_look().colour(index if curve.color is None else curve.color)
-            )
-            if curve.envelope:
-                item.setData(
-                    curve.x, curve.y, pen=pen(light(color), width=1), connect="pairs", symbol=None
-                )
-                item.setZValue(1.5)
-                continue
-            # Markers show that positions are discrete while there are few of them.
-            marked = curve.scatter or (len(curve.x) <= MAX_MARKED_POINTS and not curve.dashed)
-            item.setData(
-                curve.x,
-                curve.y,
-                pen=None
-                if curve.scatter
-                else pen(color, dashed=curve.dashed, width=_line_width(curve.y)),
-                symbol="o" if marked else None,
-                symbolSize=7,
-                symbolBrush=color,
-                symbolPen=None,
-            )
-            item.setZValue(2)
-            # Solid lines as separate segments: Qt strokes a long antialiased polyline wider
-            # than 1 px several times slower (its joins), and opaque segments look the same.
-            # Dashes need the one polyline to keep their pattern.
-            mode = "off" if curve.dashed else "on"
-            if item.curve.opts["segmentedLineMode"] != mode:
-                item.curve.setSegmentedLineMode(mode)
+            style = _style(curve, index)
+            if style == self._styles[index]:
+                item.setData(curve.x, curve.y)
+            else:
+                _draw_styled(item, curve, style)
+                self._styles[index] = style
         if [(line.vertical, line.color) for line in lines] == self._line_keys:
             for item, line in zip(self.lines, lines, strict=True):
                 item.setValue(self._line_position(line))
@@ -243,10 +225,16 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
                 self.plot.removeItem(item)
             self.lines = [self._line(line) for line in lines]
         self._line_keys = [(line.vertical, line.color) for line in lines]
-        self._fit_legend()
+        if rebuild or renamed or not (same_spans and same_bands):  # new legend entries
+            self._fit_legend()
         self._fit_view()
-        for axis, labels in (("bottom", x_labels), ("left", y_labels)):
-            self.plot.getAxis(axis).setTicks(None if labels is None else [list(enumerate(labels))])
+        ticks = (_tuple(x_labels), _tuple(y_labels))
+        if ticks != self._ticks:  # new ticks make the axes lay their texts out again
+            for axis, labels in zip(("bottom", "left"), ticks, strict=True):
+                self.plot.getAxis(axis).setTicks(
+                    None if labels is None else [list(enumerate(labels))]
+                )
+            self._ticks = ticks
         if x_extent is None:
             self.plot.enableAutoRange()
         else:
@@ -266,53 +254,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             fit_height(self, self.centralWidget)
 
     def _fit_legend(self) -> None:
-        """Show the legend (when it has entries) in as many columns as the view's width holds,
-        names too long for it elided (the full name is the entry's tooltip); an empty or
-        hidden legend takes no room."""
-        shown = self._legend_shown and bool(self.legend.items)
-        self.legend.setVisible(shown)
-        # a hidden item keeps its size in a graphics layout: a hidden legend is made flat
-        self.legend.setMaximumHeight(QWIDGETSIZE_MAX if shown else 0)
-        if not shown:
-            self.plot.layout.setRowFixedHeight(LEGEND_ROW, 0)
-            return
-        # The plot's width: the view's, or the size an export lays it out at.
-        room = max(self.plot.width() - self.plot.getAxis("left").width() - 8, 40.0)
-        metrics = QFontMetricsF(tick_font())
-        names = []
-        for _, label in self.legend.items:
-            if not label.toolTip():
-                label.setToolTip(label.text)
-            names.append(label.toolTip())
-        first_sample, first_label = self.legend.items[0]
-        # an entry: its sample, the spacing, the label's frame around its text, the text
-        frame = first_label.itemRect().width() - metrics.horizontalAdvance(first_label.text)
-        overhead = first_sample.boundingRect().width() + 12 + frame
-        widths = [overhead + metrics.horizontalAdvance(name) for name in names]
-        columns = len(widths)
-        while columns > 1 and _row_width(widths, columns) > room:
-            columns -= 1
-        # More columns of shorter names rather than a legend taller than its share, while
-        # each name keeps a few letters.
-        row_height = first_label.itemRect().height()
-        most_rows = max(1, int(self.height() * MAX_LEGEND_SHARE // row_height))
-        narrowest = overhead + metrics.horizontalAdvance("abcdefgh…")
-        columns = max(1, min(max(columns, -(-len(widths) // most_rows)), int(room // narrowest)))
-        columns = min(columns, len(widths))
-        limit = room / columns - overhead
-        for (_, label), name in zip(self.legend.items, names, strict=True):
-            shown_name = name
-            if _row_width(widths, columns) > room:
-                shown_name = metrics.elidedText(name, Qt.TextElideMode.ElideRight, limit)
-            if label.text != shown_name:
-                label.setText(shown_name)
-        if columns != self.legend.columnCount:
-            self.legend.setColumnCount(columns)
-        self.legend.layout.activate()
-        self.legend.updateSize()
-        self.plot.layout.setRowFixedHeight(LEGEND_ROW, self.legend.boundingRect().height())
-        self.plot.layout.activate()
-        fit_height(self, self.plot)
+        fit_legend(self, self.plot, self.legend, shown=self._legend_shown)
 
     def describe(self, x: float) -> str:
         """Readout for data coordinate ``x``: each curve's point nearest to it (x and y)."""
@@ -343,6 +285,14 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         x = np.log10(band.x) if self._log[0] else band.x
         low, high = (np.log10(y) if self._log[1] else y for y in (band.low, band.high))
         return x, low, high
+
+    def _update_band(self, fill: pg.FillBetweenItem, band: Band) -> None:
+        x, low_y, high_y = self._band_data(band)
+        low, high = fill.curves
+        low.blockSignals(True)  # the fill's outline is made once, when the second one changes
+        low.setData(x, low_y)
+        low.blockSignals(False)
+        high.setData(x, high_y)
 
     def _band(self, band: Band) -> pg.FillBetweenItem:
         x, low_y, high_y = self._band_data(band)
@@ -400,13 +350,58 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         return item
 
 
+# A curve item's look: its colour, then (dashed, scatter, marked, line width), None for an
+# envelope.
+_Style = tuple[str, tuple[bool, bool, bool, float] | None]
+
+
+def _style(curve: Curve, index: int) -> _Style:
+    """How ``curve``, the ``index``-th of its view, is drawn."""
+    color = (
+        curve.color
+        if isinstance(curve.color, str)
+        else current_look().colour(index if curve.color is None else curve.color)
+    )
+    if curve.envelope:
+        return color, None
+    # Markers show that positions are discrete while there are few of them.
+    marked = curve.scatter or (len(curve.x) <= MAX_MARKED_POINTS and not curve.dashed)
+    return color, (curve.dashed, curve.scatter, marked, _line_width(curve.y))
+
+
+def _draw_styled(item: pg.PlotDataItem, curve: Curve, style: _Style) -> None:
+    """Hand ``curve`` to ``item`` with the pens and symbols of ``style``."""
+    color, look = style
+    if look is None:
+        item.setData(curve.x, curve.y, pen=pen(light(color), width=1), connect="pairs", symbol=None)
+        item.setZValue(1.5)
+        return
+    dashed, scatter, marked, width = look
+    item.setData(
+        curve.x,
+        curve.y,
+        pen=None if scatter else pen(color, dashed=dashed, width=width),
+        connect="all",
+        symbol="o" if marked else None,
+        symbolSize=7,
+        symbolBrush=color,
+        symbolPen=None,
+    )
+    item.setZValue(2)
+    # Solid lines as separate segments: Qt strokes a long antialiased polyline wider than 1 px
+    # several times slower (its joins), and opaque segments look the same. Dashes need the
+    # one polyline to keep their pattern.
+    mode = "off" if dashed else "on"
+    if item.curve.opts["segmentedLineMode"] != mode:
+        item.curve.setSegmentedLineMode(mode)
+
+
+def _tuple(labels: Sequence[str] | None) -> tuple[str, ...] | None:
+    return None if labels is None else tuple(labels)
+
+
 def _number(value: float) -> str:
     return f"{float(value):.6g}"
-
-
-def _row_width(widths: Sequence[float], columns: int) -> float:
-    """The width of a legend laid out in ``columns``: the widest entry of each column."""
-    return sum(max(widths[start::columns]) for start in range(columns))
 
 
 def _span_keys(spans: Sequence[Span]) -> list[tuple[str, int | str]]:

@@ -1,0 +1,97 @@
+"""A legend under the plot, in as many columns as the view's width holds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetricsF
+
+from posenc_gui.views.style import fit_height, tick_font
+
+QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's "no maximum"
+MAX_LEGEND_SHARE = 0.3  # of the view's height
+LEGEND_ROW = 4  # of the plot's layout: under the x axis (rows 0–3: title, top axis, plot, x axis)
+
+
+def add_legend(plot: pg.PlotItem, text_size: str) -> pg.LegendItem:
+    """A legend in the plot's layout under the x axis; curves created with a name get an
+    entry. It fits itself to the view (``fit_legend``), never widens it."""
+    legend = pg.LegendItem(labelTextSize=text_size)
+    plot.legend = legend
+    plot.layout.addItem(legend, LEGEND_ROW, 1)
+    legend.setMinimumWidth(0)
+    return legend
+
+
+def rename_entry(legend: pg.LegendItem, item: pg.PlotDataItem, name: str) -> None:
+    """Give ``item``'s entry a new name (its full name is the entry's tooltip)."""
+    label = legend.getLabel(item)
+    if label is not None:
+        label.setToolTip(name)
+        label.setText(name)
+
+
+def fit_legend(
+    view: pg.GraphicsView, plot: pg.PlotItem, legend: pg.LegendItem, *, shown: bool
+) -> None:
+    """Show ``legend`` (when ``shown`` and it has entries) in as many columns as the plot's
+    width holds, names too long for it elided (the full name is the entry's tooltip); an
+    empty or hidden legend takes no room."""
+    shown = shown and bool(legend.items)
+    legend.setVisible(shown)
+    # a hidden item keeps its size in a graphics layout: a hidden legend is made flat
+    legend.setMaximumHeight(QWIDGETSIZE_MAX if shown else 0)
+    if not shown:
+        plot.layout.setRowFixedHeight(LEGEND_ROW, 0)
+        return
+    # The plot's width: the view's, or the size an export lays it out at.
+    room = max(plot.width() - plot.getAxis("left").width() - 8, 40.0)
+    metrics = QFontMetricsF(tick_font())
+    names = []
+    for _, label in legend.items:
+        if not label.toolTip():
+            label.setToolTip(label.text)
+        names.append(label.toolTip())
+    first_sample, first_label = legend.items[0]
+    # an entry: its sample, the spacing, the label's frame around its text, the text
+    frame = first_label.itemRect().width() - metrics.horizontalAdvance(first_label.text)
+    overhead = first_sample.boundingRect().width() + 12 + frame
+    widths = [overhead + metrics.horizontalAdvance(name) for name in names]
+    columns = len(widths)
+    while columns > 1 and _row_width(widths, columns) > room:
+        columns -= 1
+    # More columns of shorter names rather than a legend taller than its share, while each
+    # name keeps a few letters.
+    row_height = first_label.itemRect().height()
+    most_rows = max(1, int(view.height() * MAX_LEGEND_SHARE // row_height))
+    narrowest = overhead + metrics.horizontalAdvance("abcdefgh…")
+    columns = max(1, min(max(columns, -(-len(widths) // most_rows)), int(room // narrowest)))
+    columns = min(columns, len(widths))
+    limit = room / columns - overhead
+    for (_, label), name in zip(legend.items, names, strict=True):
+        shown_name = name
+        if _row_width(widths, columns) > room:
+            shown_name = metrics.elidedText(name, Qt.TextElideMode.ElideRight, limit)
+        if label.text != shown_name:
+            label.setText(shown_name)
+    if columns != legend.columnCount:
+        legend.setColumnCount(columns)
+    legend.layout.activate()
+    legend.updateSize()
+    plot.layout.setRowFixedHeight(LEGEND_ROW, legend.boundingRect().height())
+    plot.layout.activate()
+    fit_height(view, plot)
+
+
+def _row_width(widths: Sequence[float], columns: int) -> float:
+    """The width of a legend laid out in ``columns``: the widest entry of each column."""
+    return sum(max(widths[start::columns]) for start in range(columns))
+
+
+def remove_entry(legend: pg.LegendItem, name: str) -> None:
+    """Remove the entry named ``name`` (also where its shown name is elided)."""
+    for sample, label in list(legend.items):
+        if (label.toolTip() or label.text) == name:
+            legend.removeItem(sample.item)
