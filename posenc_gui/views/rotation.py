@@ -23,22 +23,23 @@ class RotationPanel:
     trail: np.ndarray  # [n, 2]
 
 
+# a panel's plot, its circle, trail and shaft, and the arrow's head
+Panel = tuple[pg.PlotItem, pg.PlotDataItem, pg.PlotDataItem, pg.PlotDataItem, pg.ArrowItem]
+
+
 class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
     """Each panel: the circle the pair's vector runs on, the vector as an arrow, its trail."""
 
     def __init__(self, parent: pg.QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
-        self.panels: list[
-            tuple[pg.PlotItem, pg.PlotDataItem, pg.PlotDataItem, pg.PlotDataItem, pg.ArrowItem]
-        ] = []
+        self.panels: list[Panel] = []  # the panels shown
+        self._made: list[Panel] = []  # every panel made: making one costs more than a frame
 
     @when_shown
     def set_panels(self, panels: Sequence[RotationPanel]) -> None:
         """Draw one panel per entry, left to right, top to bottom."""
         if len(panels) != len(self.panels):
-            self.clear()
-            columns = math.ceil(math.sqrt(len(panels)))
-            self.panels = [self._new_panel(i // columns, i % columns) for i in range(len(panels))]
+            self._lay_out(len(panels))
         for (plot, circle, trail, shaft, head), panel in zip(self.panels, panels, strict=True):
             radius = float(np.hypot(*panel.trail[0]))
             circle.setData(radius * CIRCLE.real, radius * CIRCLE.imag)
@@ -51,8 +52,18 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
             limit = 1.15 * max(radius, 1e-12)
             plot.setRange(xRange=(-limit, limit), yRange=(-limit, limit), padding=0)
 
-    def _new_panel(self, row: int, col: int) -> tuple:
-        plot = self.addPlot(row=row, col=col)
+    def _lay_out(self, count: int) -> None:
+        """Show ``count`` panels in a near-square grid, reusing the panels made before."""
+        for plot, *_ in self.panels:
+            self.ci.removeItem(plot)
+        self._made += [self._new_panel() for _ in range(count - len(self._made))]
+        self.panels = self._made[:count]
+        columns = math.ceil(math.sqrt(count))
+        for index, (plot, *_) in enumerate(self.panels):
+            self.ci.addItem(plot, row=index // columns, col=index % columns)
+
+    def _new_panel(self) -> Panel:
+        plot = pg.PlotItem()
         plot.setAspectLocked(True)
         plot.hideButtons()
         wrap_title(plot)
