@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pyqtgraph as pg
@@ -11,7 +12,7 @@ import torch
 
 from posenc_gui.encodings import rope
 from posenc_gui.encodings.rope import RANDOM_SAMPLES, QueryKey
-from posenc_gui.tabs.rope.compute import ERROR_FLOOR
+from posenc_gui.tabs.rope.compute import ERROR_FLOOR, RopeParams, compute_rope
 from tests.conftest import FRAME_TIMEOUT_MS
 
 
@@ -191,3 +192,21 @@ def test_controls_show_only_on_the_pages_they_change(window, drive):
     assert not shown(tab.seed)  # q = k = 1: no seed to choose
     drive(window, lambda: tab.query.setCurrentIndex(1), "rope")
     assert shown(tab.seed)
+
+
+def test_a_control_of_one_rope_page_recomputes_only_that_page():
+    cpu = torch.device("cpu")
+    first = compute_rope(RopeParams(300, 32, 1e4), cpu)
+    moved = compute_rope(replace(first.params, dtype="float16"), cpu)
+    assert moved.table is first.table and moved.decay_mean is first.decay_mean
+    assert moved.rotated_scores is first.rotated_scores
+    assert not np.array_equal(moved.error_table, first.error_table)
+    apart = compute_rope(replace(first.params, key_position=9), cpu)
+    assert apart.table is first.table and apart.error_table is first.error_table
+    # q = k = 1 at distance 9: (R_m q)·(R_{m+9} k) = Σᵢ 2·cos(9·θᵢ), at every shift
+    expected = 2 * np.cos(9 * rope.inv_freq(32).numpy()).sum()
+    np.testing.assert_allclose(apart.rotated_scores, expected, rtol=1e-12)
+    cosine = compute_rope(replace(first.params, table="cos"), cpu)
+    assert cosine.decay_mean is first.decay_mean and cosine.table is not first.table
+    angles = rope.angles(torch.arange(300), rope.inv_freq(32)).numpy()
+    np.testing.assert_allclose(cosine.table, np.cos(angles), atol=1e-6)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -109,66 +110,137 @@ def _errors(theta: torch.Tensor, pairs: Window, rows: Window, dtype: torch.dtype
     )
 
 
+# Each group of views keeps its arrays by the parameters it depends on: a control of one page
+# (the dtype, say) recomputes that page's arrays only.
+@functools.lru_cache(maxsize=2)
+def _table(
+    head_dim: int, theta: float, kind: str, windows: tuple[Window, Window], device: torch.device
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pair edges, position edges and the table (angle, cos or sin) over each pixel."""
+    pairs, rows = windows
+    inv_freq = rope.inv_freq(head_dim, theta).to(device)
+    table = rope.block_mean_table(
+        *runs_on(rows, device), *runs_on(pairs, device), inv_freq, kind=kind
+    )
+    return binning.edges(pairs).numpy(), binning.edges(rows).numpy(), to_numpy(table)
+
+
+@functools.lru_cache(maxsize=2)
+def _decay(
+    head_dim: int, theta: float, layout: str, seed: int, window: Window, device: torch.device
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Distances, the q = k = 1 decay, and the mean and std over random q, k per pixel."""
+    inv_freq = rope.inv_freq(head_dim, theta).to(device)
+    starts, counts = binning.runs(window)
+    ones = rope.decay(starts, inv_freq, counts=counts)
+    sample = QueryKey(head_dim, "random", seed)
+    q_many, k_many = (v.to(device) for v in sample.vectors(rope.RANDOM_SAMPLES))
+    scores = rope.relative_scores(q_many, k_many, starts, inv_freq, layout=layout, counts=counts)
+    return (
+        binning.centres(window).numpy(),
+        ones.cpu().numpy(),
+        scores.mean(0).cpu().numpy(),
+        scores.std(0).cpu().numpy(),
+    )
+
+
+@functools.lru_cache(maxsize=2)
+def _invariance(
+    p: RopeParams, query: QueryKey, window: Window, device: torch.device
+) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """Shifts t, (R_{m+t} q)·(R_{n+t} k) at each, the same at ``p.shift``, and q·k."""
+    inv_freq = rope.inv_freq(p.head_dim, p.theta).to(device)
+    q, k = (v.to(device) for v in query.vectors())
+    shifts = binning.runs(window)[0].to(device)
+    shifts = torch.cat((shifts, torch.tensor([p.shift], device=device)))
+    q_rot = rope.apply(
+        q.expand(len(shifts), -1), p.query_position + shifts, inv_freq, layout=p.layout
+    )
+    k_rot = rope.apply(
+        k.expand(len(shifts), -1), p.key_position + shifts, inv_freq, layout=p.layout
+    )
+    scores = (q_rot * k_rot).sum(-1)
+    return (
+        shifts[:-1].double().cpu().numpy(),
+        scores[:-1].cpu().numpy(),
+        float(scores[-1]),
+        float((q * k).sum()),
+    )
+
+
+@functools.lru_cache(maxsize=2)
+def _precision(
+    head_dim: int, theta: float, dtype: str, windows: tuple[Window, Window], curve_x: Window
+) -> tuple[np.ndarray, bool, _Errors]:
+    """The error table (log10 of each block's mean), whether it is sampled, and the worst
+    error by position (computed on the CPU: the dtype's rounding is what is shown)."""
+    inv_freq = rope.inv_freq(head_dim, theta)
+    n_pairs = inv_freq.numel()
+    table = _errors(inv_freq, *windows, DTYPES[dtype])
+    log_table = to_numpy(torch.log10(table.block.clamp_min(ERROR_FLOOR)))
+    curve = _errors(inv_freq, Window(0, n_pairs, n_pairs), curve_x, DTYPES[dtype])
+    return log_table, table.sampled, curve
+
+
 def compute_rope(params: RopeParams, device: torch.device) -> RopeFrame:
     """All RoPE views but the rotation panels, for ``params``."""
     p, seq_len, head_dim = params, params.seq_len, params.head_dim
-    theta = rope.inv_freq(head_dim, p.theta).to(device)
-    n_pairs = theta.numel()
-    pairs, rows = p.table_windows or (full(None, 0, n_pairs), full(None, 0, seq_len))
-    table = rope.block_mean_table(
-        *runs_on(rows, device), *runs_on(pairs, device), theta, kind=p.table
+    inv_freq = rope.inv_freq(head_dim, p.theta)
+    n_pairs = inv_freq.numel()
+    whole = (full(None, 0, n_pairs), full(None, 0, seq_len))
+    table_cols, table_rows, table = _table(
+        head_dim, p.theta, p.table, p.table_windows or whole, device
     )
 
     checkpoint()  # between views: a newer request stops this one here
-    decay = full(p.decay_x, 0, seq_len)
-    d_starts, d_counts = binning.runs(decay)
-    decay_ones = rope.decay(d_starts, theta, counts=d_counts)
     query = p.query or QueryKey(head_dim)
-    sample = QueryKey(head_dim, "random", query.seed)
-    q_many, k_many = (v.to(device) for v in sample.vectors(rope.RANDOM_SAMPLES))
-    random_scores = rope.relative_scores(
-        q_many, k_many, d_starts, theta, layout=p.layout, counts=d_counts
-    )
+    decay = _decay(head_dim, p.theta, p.layout, query.seed, full(p.decay_x, 0, seq_len), device)
 
     checkpoint()
-    q, k = (v.to(device) for v in query.vectors())
-    shifts = binning.runs(full(p.invariance_x, 0, seq_len))[0].to(device)
-    shifts = torch.cat((shifts, torch.tensor([p.shift], device=device)))
-    q_rot = rope.apply(q.expand(len(shifts), -1), p.query_position + shifts, theta, layout=p.layout)
-    k_rot = rope.apply(k.expand(len(shifts), -1), p.key_position + shifts, theta, layout=p.layout)
-    scores = (q_rot * k_rot).sum(-1)
+    # the fields the invariance views depend on, the others at their defaults (one cache entry)
+    invariance = RopeParams(
+        seq_len,
+        head_dim,
+        p.theta,
+        p.layout,
+        query_position=p.query_position,
+        key_position=p.key_position,
+        shift=p.shift,
+    )
+    shifts, scores, score_at_shift, unrotated = _invariance(
+        invariance, query, full(p.invariance_x, 0, seq_len), device
+    )
 
     rotary_dim = 2 * n_pairs
     layout_pairs = torch.stack([rope.channel_pairs(rotary_dim, layout) for layout in rope.LAYOUTS])
 
     checkpoint()
-    error_pairs, error_rows = p.error_windows or (full(None, 0, n_pairs), full(None, 0, seq_len))
-    errors = _errors(theta.cpu(), error_pairs, error_rows, DTYPES[p.dtype])
-    curve = _errors(
-        theta.cpu(), Window(0, n_pairs, n_pairs), full(p.error_x, 0, seq_len), DTYPES[p.dtype]
+    error_windows = p.error_windows or whole
+    error_table, table_sampled, curve = _precision(
+        head_dim, p.theta, p.dtype, error_windows, full(p.error_x, 0, seq_len)
     )
     return RopeFrame(
         params=p,
-        table_col_edges=binning.edges(pairs).numpy(),
-        table_row_edges=binning.edges(rows).numpy(),
-        table=to_numpy(table),
-        wavelengths=rope.wavelengths(theta).cpu().numpy(),
-        distances=binning.centres(decay).numpy(),
-        decay_ones=decay_ones.cpu().numpy(),
-        decay_mean=random_scores.mean(0).cpu().numpy(),
-        decay_std=random_scores.std(0).cpu().numpy(),
-        shifts=shifts[:-1].double().cpu().numpy(),
-        rotated_scores=scores[:-1].cpu().numpy(),
-        score_at_shift=float(scores[-1]),
-        unrotated_score=float((q * k).sum()),
+        table_col_edges=table_cols,
+        table_row_edges=table_rows,
+        table=table,
+        wavelengths=rope.wavelengths(inv_freq).numpy(),
+        distances=decay[0],
+        decay_ones=decay[1],
+        decay_mean=decay[2],
+        decay_std=decay[3],
+        shifts=shifts,
+        rotated_scores=scores,
+        score_at_shift=score_at_shift,
+        unrotated_score=unrotated,
         layout_pairs=layout_pairs.numpy(),
         permutation=rope.permutation(rotary_dim).numpy(),
-        error_col_edges=binning.edges(error_pairs).numpy(),
-        error_row_edges=binning.edges(error_rows).numpy(),
-        error_table=to_numpy(torch.log10(errors.block.clamp_min(ERROR_FLOOR))),
+        error_col_edges=binning.edges(error_windows[0]).numpy(),
+        error_row_edges=binning.edges(error_windows[1]).numpy(),
+        error_table=error_table,
         error_x=curve.x.numpy(),
         error_by_position=curve.worst.numpy(),
-        error_sampled=errors.sampled or curve.sampled,
+        error_sampled=table_sampled or curve.sampled,
         unrepresentable=curve.unrepresentable,
     )
 
