@@ -88,3 +88,27 @@ def test_tick_labels_follow_the_frame(qtbot):
     assert [label for _, label in axis._tickLevels[0]] == ["中", "国", "。"]
     view.set_curves([Curve("c", x, x)])
     assert axis._tickLevels is None  # the axis's own ticks again
+
+
+def test_the_left_axis_grows_at_once_and_gives_back_room_once_quiet(qtbot):
+    from posenc_gui.views.style import SHRINK_AFTER_MS
+
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    view.resize(500, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    axis = view.plot.getAxis("left")
+    x = np.arange(10.0)
+
+    def drawn_width(y: np.ndarray) -> float:
+        view.set_curves([Curve("a", x, y)])
+        qtbot.wait(50)  # painted: the labels asked for their room
+        return axis.width()
+
+    narrow = drawn_width(x)  # labels 0, 2, 4 …
+    wide = drawn_width(1 + x * 1e-6)  # labels 1.000002 …
+    assert wide > narrow + 10  # grown in the frame that needed it: no label cut
+    assert drawn_width(x) == wide  # labels narrower again: the room is kept while it moves
+    qtbot.waitUntil(lambda: axis.width() < wide, timeout=SHRINK_AFTER_MS + 1000)
+    assert axis.width() <= narrow  # then given back

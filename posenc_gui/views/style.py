@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QGuiApplication, QPainter, QPen
 
 from posenc_gui.choices import THEMES
@@ -127,17 +127,49 @@ def tick_font() -> QFont:
 
 
 END_ROOM_PX = 10  # room past an axis's ends for its end tick labels (× the look's scale)
+SHRINK_AFTER_MS = 800  # an axis gives back room its labels no longer need once this long quiet
 
 
 class CompactAxis(pg.AxisItem):
     """Tick labels that stay short at a million positions: 250k, 1.05M. Grid lines and ticks
     in opaque colours blended with the background beforehand: Qt's raster engine draws
-    translucent lines many times slower (tens of milliseconds a frame for a grid)."""
+    translucent lines many times slower (tens of milliseconds a frame for a grid). Room for
+    the labels grows at once and shrinks only once the axis is quiet (``_updateMaxTextSize``)."""
 
     def __init__(self, orientation: str) -> None:
         super().__init__(orientation)
         self._background = QColor(current_look().background)
         self._opaque: dict[int, QPen] = {}  # by the translucent colour's ARGB
+        self._needed = 0  # px across the axis the labels of its last paint needed
+        self._shrink = QTimer(self, singleShot=True, interval=SHRINK_AFTER_MS)
+        self._shrink.timeout.connect(self._give_back_room)
+
+    def _updateMaxTextSize(self, x: int) -> None:
+        """Called from each paint with the room its labels need: grown at once (no label is
+        ever cut), given back SHRINK_AFTER_MS after the last paint that needed less. While a
+        control moves, labels a little narrower, then wider again, would otherwise re-lay the
+        view out and paint it twice a frame."""
+        self._needed = x
+        if x > self._room():
+            self._shrink.stop()
+            self._set_room(x)
+        elif x < self._room() - 10:  # pyqtgraph's own slack: a few px less is kept
+            self._shrink.start()
+
+    def _give_back_room(self) -> None:
+        if self._needed < self._room() - 10:
+            self._set_room(self._needed)
+
+    def _room(self) -> float:
+        return self.textWidth if self.orientation in ("left", "right") else self.textHeight
+
+    def _set_room(self, x: int) -> None:
+        if self.orientation in ("left", "right"):
+            self.textWidth = x
+        else:
+            self.textHeight = x
+        if self.style["autoExpandTextSpace"]:
+            self._adjustSize()
 
     def generateDrawSpecs(self, p: QPainter) -> tuple | None:
         specs = super().generateDrawSpecs(p)
