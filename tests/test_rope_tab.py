@@ -210,3 +210,14 @@ def test_a_control_of_one_rope_page_recomputes_only_that_page():
     assert cosine.decay_mean is first.decay_mean and cosine.table is not first.table
     angles = rope.angles(torch.arange(300), rope.inv_freq(32)).numpy()
     np.testing.assert_allclose(cosine.table, np.cos(angles), atol=1e-6)
+
+
+def test_on_the_rotation_page_its_panels_are_computed_first(window, drive, tab):
+    order: list[str] = []
+    window.engine.frame_drawn.connect(lambda channel, *_: order.append(channel))
+    theta = window.parameters.theta
+    for page, first in (("rotation", "rope.rotation"), ("tables", "rope")):
+        tab.show_page(page)
+        order.clear()
+        drive(window, lambda: theta.setValue(theta.value() * 2), channel="rope")
+        assert order[0] == first

@@ -263,8 +263,15 @@ class RopeTab(Tab):
 
     def refresh(self) -> None:
         self.decay_view.set_log(x=self.log_distance.isChecked())
+        # the page in front first: on the rotation page its panels, then the others' arrays
+        rotation_first = self._on_page("rotation")
+        if self.isVisible():
+            self.engine.prefer("rope.rotation" if rotation_first else self.name)
+        if rotation_first:
+            self.refresh_rotation()
         super().refresh()
-        self.refresh_rotation()
+        if not rotation_first:
+            self.refresh_rotation()
 
     def refresh_rotation(self) -> None:
         """Only the rotation panels: what the animation and the position slider change."""
