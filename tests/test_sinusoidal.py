@@ -245,3 +245,24 @@ def test_float32_phasor_means_are_reduced_before_rounding():
         assert f.dtype == torch.float32 and float((f.double() - e).abs().max()) < 1e-6
     with pytest.raises(ValueError, match=r"dtype must be torch\.float64 or torch\.float32"):
         binning.mean_cos_sin(starts, counts, omega, dtype=torch.float16)
+
+
+@pytest.mark.parametrize("log", [False, True])  # two run lengths, and many (the fallback)
+def test_weighted_means_equal_the_weighted_sum_of_each_positions_cos_and_sin(log):
+    from posenc_gui.encodings.window import Window
+
+    starts, counts = binning.runs(Window(1, 5000, 37, log=log))
+    omega = sinusoidal.frequencies(24, 1e4)
+    generator = torch.Generator().manual_seed(0)
+    c, s = (torch.randn(3, len(omega), generator=generator, dtype=torch.float64) for _ in "cs")
+
+    def written_out(weights: torch.Tensor, wave) -> torch.Tensor:  # each run position by position
+        runs = zip(starts.tolist(), counts.tolist(), strict=True)
+        positions = (torch.arange(a, a + n, dtype=torch.float64)[:, None] for a, n in runs)
+        return torch.stack([(weights @ wave(p * omega).T).mean(1) for p in positions], dim=1)
+
+    cos_part, sin_part = written_out(c, torch.cos), written_out(s, torch.sin)
+    both = binning.weighted_mean_cos_sin(starts, counts, omega, c, s)
+    torch.testing.assert_close(both, cos_part + sin_part, rtol=0, atol=1e-12)
+    cos_only = binning.weighted_mean_cos_sin(starts, counts, omega, c)
+    torch.testing.assert_close(cos_only, cos_part, rtol=0, atol=1e-12)

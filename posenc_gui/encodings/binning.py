@@ -62,6 +62,44 @@ def mean_cos_sin(
     return ratio * torch.cos(phase), ratio * torch.sin(phase)
 
 
+FEW_LENGTHS = 4  # runs of at most this many lengths take the weighted path's matrix products
+
+
+def weighted_mean_cos_sin(
+    starts: torch.Tensor,
+    counts: torch.Tensor,
+    inv_freq: torch.Tensor,
+    cos_weights: torch.Tensor,
+    sin_weights: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """``Σ_f c[..., f]·mean cos(p ω_f) + s[..., f]·mean sin(p ω_f)`` over each run of positions
+    (the means of ``mean_cos_sin``), float64 ``[..., B]``; weights ``[..., F]``.
+
+    The Dirichlet ratio depends on a run's length alone, so it joins the weights, once per
+    length, and the sums over frequencies are matrix products: the ``[B, F]`` work is the phase
+    and its cosine (and sine) only. Runs of many lengths (log-spaced) take ``mean_cos_sin``.
+    """
+    lengths, which = torch.unique(counts, return_inverse=True)
+    if len(lengths) > FEW_LENGTHS:
+        means = mean_cos_sin(starts, counts, inv_freq)
+        total = cos_weights.double() @ means[0].T
+        return total if sin_weights is None else total + sin_weights.double() @ means[1].T
+    omega = inv_freq.to(torch.float64)
+    phase = torch.outer(starts.to(torch.float64) + (counts.to(torch.float64) - 1.0) / 2.0, omega)
+    cos = torch.cos(phase)
+    sin = None if sin_weights is None else torch.sin_(phase)  # the phase is not needed after
+    n = lengths.to(torch.float64)[:, None]
+    ratios = torch.sin(n * omega / 2) / (n * torch.sin(omega / 2))  # [lengths, F]; 1 for n = 1
+    parts = []
+    for ratio in ratios:
+        part = (cos_weights.double() * ratio) @ cos.T
+        if sin_weights is not None and sin is not None:  # (both or neither)
+            part = part + (sin_weights.double() * ratio) @ sin.T
+        parts.append(part)
+    by_length = torch.stack(parts)  # [lengths, ..., B]: each run takes its own length's
+    return by_length.gather(0, which.expand_as(by_length[:1]))[0]
+
+
 EXTREME_PERIODS = 8  # periods of a run searched for the integers nearest its crests
 
 

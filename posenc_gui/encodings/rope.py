@@ -24,7 +24,7 @@ import torch
 
 from posenc_gui.encodings import sinusoidal
 from posenc_gui.encodings._checks import MAX_DIM, check_base, check_choice, check_even
-from posenc_gui.encodings.binning import mean_cos_sin, run_means
+from posenc_gui.encodings.binning import mean_cos_sin, run_means, weighted_mean_cos_sin
 
 __all__ = [
     "LAYOUTS",
@@ -209,7 +209,7 @@ def relative_scores(
     Per pair, ``q·R_d k = (q_a k_a + q_b k_b)·cos(dθ) + (q_b k_a − q_a k_b)·sin(dθ)``.
     ``q``, ``k``: ``[..., rotary_dim]`` (broadcast together); returns float64 ``[..., D]``.
     With ``counts``, ``distances`` are the starts of runs of ``counts`` distances and each
-    value is the exact mean over its run (``binning.mean_cos_sin``).
+    value is the exact mean over its run (``binning.weighted_mean_cos_sin``).
     """
     theta = _check_inv_freq(inv_freq).to(q.device)
     channels = pair_channels(2 * theta.numel(), layout).to(q.device)
@@ -217,11 +217,11 @@ def relative_scores(
     ka, kb = k[..., channels[:, 0]].double(), k[..., channels[:, 1]].double()
     if counts is None:
         ang = angles(distances, theta)  # [D, r/2]
-        cos, sin = torch.cos(ang), torch.sin(ang)
-    else:
-        starts = torch.as_tensor(distances).to(q.device)
-        cos, sin = mean_cos_sin(starts, counts.to(q.device), theta)
-    return (qa * ka + qb * kb) @ cos.T + (qb * ka - qa * kb) @ sin.T
+        return (qa * ka + qb * kb) @ torch.cos(ang).T + (qb * ka - qa * kb) @ torch.sin(ang).T
+    starts = torch.as_tensor(distances).to(q.device)
+    return weighted_mean_cos_sin(
+        starts, counts.to(q.device), theta, qa * ka + qb * kb, qb * ka - qa * kb
+    )
 
 
 def decay(

@@ -20,7 +20,7 @@ from posenc_gui.encodings._checks import (
     check_even,
     check_int,
 )
-from posenc_gui.encodings.binning import mean_cos_sin, sin_extremes
+from posenc_gui.encodings.binning import mean_cos_sin, sin_extremes, weighted_mean_cos_sin
 
 LAYOUTS = ("interleaved", "concat")
 
@@ -128,8 +128,9 @@ def similarity_by_offset(
     else:
         starts = torch.as_tensor(offsets)
         omega = frequencies(d_model, base).to(starts.device)
-        shifted = torch.cat(mean_cos_sin(position + starts, counts, omega), 1)
-        sim = shifted @ torch.cat((torch.cos(position * omega), torch.sin(position * omega)))
+        # PE(p) · mean_k PE(p + k): PE(p)'s cosines and sines weigh the shifted means
+        cos_p, sin_p = torch.cos(position * omega), torch.sin(position * omega)
+        sim = weighted_mean_cos_sin(position + starts, counts, omega, cos_p, sin_p)
     return sim / (d_model / 2) if cosine else sim
 
 
@@ -148,7 +149,7 @@ def closed_form_similarity(
     starts = torch.as_tensor(offsets, dtype=torch.float64).reshape(-1)
     counts = torch.ones_like(starts) if counts is None else counts
     omega = frequencies(d_model, base).to(starts.device)
-    sim = mean_cos_sin(starts, counts, omega)[0].sum(1)
+    sim = weighted_mean_cos_sin(starts, counts, omega, torch.ones_like(omega))
     return sim / (d_model / 2) if cosine else sim
 
 
