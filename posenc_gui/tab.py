@@ -330,7 +330,8 @@ class Tab(QWidget):
         """Ask the engine for a new frame of the current parameters (never blocks).
 
         Settings that do not fit together (``request`` raises ValueError) are named in the
-        tab's message and the last good frame stays.
+        tab's message and the last good frame stays. A tab behind another one says what is
+        wrong but asks for no frame: the window asks for it when the tab comes to the front.
         """
         self.update_controls()
         try:
@@ -342,12 +343,18 @@ class Tab(QWidget):
             self.refused.emit(str(exc))
             return
         self.note("inputs", "\n".join(note for note in self.input_notes() if note))
-        self.frame_requests.submit(type(self).compute, request)
+        if not self.is_behind():
+            self.frame_requests.submit(type(self).compute, request)
 
     @property
     def coarse(self) -> bool:
         """Whether the frame shown is a coarse one (its exact frame follows)."""
         return self.frame_requests.coarse
+
+    def is_behind(self) -> bool:
+        """Whether another tab is in front of this one in a shown window (its views' layouts
+        still settle there, and a preset still sets its controls: neither needs a frame yet)."""
+        return self.window().isVisible() and not self.isVisible()
 
     def is_waiting(self) -> bool:
         """Whether a frame was asked for and its exact frame is not drawn yet."""

@@ -206,8 +206,7 @@ def test_presets_set_the_scheme_and_the_layer_stack(window, drive, tab):
     assert window.parameters.head_dim.value() == 64
     gemma = preset(window, "Gemma-3-27B (local θ 1e4, global θ 1e6 ×8)")
     window.apply_preset(gemma)  # a Gemma preset brings the extension tab to the front
-    drive(window, tab.refresh, CHANNEL)
-    window.tabs.setCurrentWidget(tab)
+    drive(window, lambda: (window.tabs.setCurrentWidget(tab), tab.refresh()), CHANNEL)
     tab.show_view("layer_strip")
     sliding, full = marks(tab.figures.layer_view)
     assert full == list(range(5, 62, 6)) and len(sliding) == 52
@@ -220,8 +219,7 @@ def test_presets_set_the_scheme_and_the_layer_stack(window, drive, tab):
 
 def test_llama4_layer_strip_shows_its_nope_layers(window, drive, tab):
     window.apply_preset(preset(window, "Llama-4-Scout (hard step ×16, NoPE layers)"))
-    drive(window, tab.refresh, CHANNEL)
-    window.tabs.setCurrentWidget(tab)
+    drive(window, lambda: (window.tabs.setCurrentWidget(tab), tab.refresh()), CHANNEL)
     tab.show_view("layer_strip")
     rope_layers, nope = marks(tab.figures.layer_view)
     assert nope == list(range(3, 48, 4)) and len(rope_layers) == 36

@@ -221,3 +221,16 @@ def test_on_the_rotation_page_its_panels_are_computed_first(window, drive, tab):
         order.clear()
         drive(window, lambda: theta.setValue(theta.value() * 2), channel="rope")
         assert order[0] == first
+
+
+def test_a_tab_behind_another_asks_for_nothing_until_it_comes_to_the_front(window, drive, qtbot):
+    behind = window.tab("rope")  # built, behind the Absolute tab
+    drawn: list[str] = []
+    window.engine.frame_drawn.connect(lambda channel, *_: drawn.append(channel))
+    behind.table.setCurrentIndex(1)  # cos: a control of the tab behind (as a preset sets one)
+    behind.table_view.resize(333, 222)  # its views' layouts still settle while it is behind
+    qtbot.wait(300)
+    assert not [channel for channel in drawn if channel.startswith("rope")]
+    drive(window, lambda: window.tabs.setCurrentWidget(behind), channel="rope")
+    angles = rope.angles(torch.arange(64), rope.inv_freq(128)).numpy()
+    np.testing.assert_allclose(behind.table_view.image.image, np.cos(angles), atol=1e-6)

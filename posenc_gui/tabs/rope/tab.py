@@ -265,7 +265,7 @@ class RopeTab(Tab):
         self.decay_view.set_log(x=self.log_distance.isChecked())
         # the page in front first: on the rotation page its panels, then the others' arrays
         rotation_first = self._on_page("rotation")
-        if self.isVisible():
+        if not self.is_behind():
             self.engine.prefer("rope.rotation" if rotation_first else self.name)
         if rotation_first:
             self.refresh_rotation()
@@ -276,6 +276,8 @@ class RopeTab(Tab):
     def refresh_rotation(self) -> None:
         """Only the rotation panels: what the animation and the position slider change."""
         self.note("rotation", self._rotation_pairs()[1])
+        if self.is_behind():
+            return  # the window asks for the frames when the tab comes to the front
         self.engine.submit(
             "rope.rotation", compute_rotation, self.rotation_request(), self.draw_rotation
         )
