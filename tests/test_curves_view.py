@@ -112,3 +112,13 @@ def test_the_left_axis_grows_at_once_and_gives_back_room_once_quiet(qtbot):
     assert drawn_width(x) == wide  # labels narrower again: the room is kept while it moves
     qtbot.waitUntil(lambda: axis.width() < wide, timeout=SHRINK_AFTER_MS + 1000)
     assert axis.width() <= narrow  # then given back
+
+
+def test_markers_are_rendered_once_however_many_frames_are_drawn(qtbot):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    x = np.arange(20.0)
+    for shift in range(6):  # six frames of the same look
+        view.set_curves([Curve("dots", x, x + shift, scatter=True, color=3)])
+    atlas = view.curve_items[0].scatter.fragmentAtlas
+    assert len(atlas) == 1  # one symbol, one size, one pen and brush: one rendered marker

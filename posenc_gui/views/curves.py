@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -384,8 +385,8 @@ def _draw_styled(item: pg.PlotDataItem, curve: Curve, style: _Style) -> None:
         connect="all",
         symbol="o" if marked else None,
         symbolSize=7,
-        symbolBrush=color,
-        symbolPen=None,
+        symbolBrush=_symbol_brush(color),
+        symbolPen=_NO_PEN,
     )
     item.setZValue(2)
     # Solid lines as separate segments: Qt strokes a long antialiased polyline wider than 1 px
@@ -394,6 +395,17 @@ def _draw_styled(item: pg.PlotDataItem, curve: Curve, style: _Style) -> None:
     mode = "off" if dashed else "on"
     if item.curve.opts["segmentedLineMode"] != mode:
         item.curve.setSegmentedLineMode(mode)
+
+
+# The same QPen and QBrush objects frame after frame: a scatter's symbol atlas keys its
+# rendered symbols by their identity, so a new brush per frame renders the symbol again and
+# grows the atlas by one for every frame drawn.
+_NO_PEN = pg.mkPen(None)
+
+
+@functools.cache
+def _symbol_brush(color: str) -> pg.QtGui.QBrush:
+    return pg.mkBrush(color)
 
 
 def _tuple(labels: Sequence[str] | None) -> tuple[str, ...] | None:
