@@ -33,6 +33,22 @@ def bins(length: int, max_bins: int) -> tuple[torch.Tensor, torch.Tensor]:
 REAL_DTYPES = (torch.float64, torch.float32)
 
 
+def _run_phases(
+    starts: torch.Tensor, counts: torch.Tensor, inv_freq: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Each run's mean phase ``(a + (n-1)/2)·ω``, float64 ``[B, F]``; the Dirichlet ratio
+    ``sin(nω/2) / (n·sin(ω/2))`` of each distinct run length, float64 ``[L, F]``; and the
+    index of each run's length, ``[B]``."""
+    omega = inv_freq.to(torch.float64)[None, :]
+    lengths, which = torch.unique(counts, return_inverse=True)  # equal runs: one or two lengths
+    n = lengths.to(torch.float64)[:, None]
+    # ω < π, so sin(ω/2) > 0 and the Dirichlet ratio is well conditioned in float64; for n = 1
+    # it is exactly 1 and the phase exactly a·ω, so single positions match the full table.
+    ratios = torch.sin(n * omega / 2) / (n * torch.sin(omega / 2))
+    centre = starts.to(torch.float64) + (counts.to(torch.float64) - 1.0) / 2.0
+    return centre[:, None] * omega, ratios, which
+
+
 def mean_cos_sin(
     starts: torch.Tensor,
     counts: torch.Tensor,
@@ -49,14 +65,8 @@ def mean_cos_sin(
     """
     if dtype not in REAL_DTYPES:
         raise ValueError(f"dtype must be torch.float64 or torch.float32, got {dtype}")
-    omega = inv_freq.to(torch.float64)[None, :]
-    start = starts.to(torch.float64)[:, None]
-    lengths, which = torch.unique(counts, return_inverse=True)  # equal runs: one or two lengths
-    n = lengths.to(torch.float64)[:, None]
-    # ω < π, so sin(ω/2) > 0 and the Dirichlet ratio is well conditioned in float64; for n = 1
-    # it is exactly 1 and the phase exactly a·ω, so single positions match the full table.
-    ratio = (torch.sin(n * omega / 2) / (n * torch.sin(omega / 2))).to(dtype)[which]
-    phase = (start + (counts.to(torch.float64)[:, None] - 1.0) / 2.0) * omega
+    phase, ratios, which = _run_phases(starts, counts, inv_freq)
+    ratio = ratios.to(dtype)[which]
     if dtype != torch.float64:
         phase = torch.remainder(phase, 2 * torch.pi).to(dtype)
     return ratio * torch.cos(phase), ratio * torch.sin(phase)
@@ -79,24 +89,16 @@ def weighted_mean_cos_sin(
     length, and the sums over frequencies are matrix products: the ``[B, F]`` work is the phase
     and its cosine (and sine) only. Runs of many lengths (log-spaced) take ``mean_cos_sin``.
     """
-    lengths, which = torch.unique(counts, return_inverse=True)
-    if len(lengths) > FEW_LENGTHS:
+    if len(torch.unique(counts)) > FEW_LENGTHS:
         means = mean_cos_sin(starts, counts, inv_freq)
         total = cos_weights.double() @ means[0].T
         return total if sin_weights is None else total + sin_weights.double() @ means[1].T
-    omega = inv_freq.to(torch.float64)
-    phase = torch.outer(starts.to(torch.float64) + (counts.to(torch.float64) - 1.0) / 2.0, omega)
-    cos = torch.cos(phase)
-    sin = None if sin_weights is None else torch.sin_(phase)  # the phase is not needed after
-    n = lengths.to(torch.float64)[:, None]
-    ratios = torch.sin(n * omega / 2) / (n * torch.sin(omega / 2))  # [lengths, F]; 1 for n = 1
-    parts = []
-    for ratio in ratios:
-        part = (cos_weights.double() * ratio) @ cos.T
-        if sin_weights is not None and sin is not None:  # (both or neither)
-            part = part + (sin_weights.double() * ratio) @ sin.T
-        parts.append(part)
-    by_length = torch.stack(parts)  # [lengths, ..., B]: each run takes its own length's
+    phase, ratios, which = _run_phases(starts, counts, inv_freq)
+    terms = [(cos_weights.double(), torch.cos(phase))]
+    if sin_weights is not None:  # the sine in the phase's place: it is not needed after
+        terms.append((sin_weights.double(), torch.sin_(phase)))
+    # [lengths, ..., B]: the sums with each length's ratio; each run takes its own length's
+    by_length = torch.stack([sum((w * ratio) @ wave.T for w, wave in terms) for ratio in ratios])
     return by_length.gather(0, which.expand_as(by_length[:1]))[0]
 
 

@@ -128,6 +128,7 @@ def tick_font() -> QFont:
 
 END_ROOM_PX = 10  # room past an axis's ends for its end tick labels (× the look's scale)
 SHRINK_AFTER_MS = 800  # an axis gives back room its labels no longer need once this long quiet
+ROOM_SLACK_PX = 10  # pyqtgraph's own: an axis keeps room a few px wider than its labels need
 
 
 class CompactAxis(pg.AxisItem):
@@ -153,11 +154,11 @@ class CompactAxis(pg.AxisItem):
         if x > self._room():
             self._shrink.stop()
             self._set_room(x)
-        elif x < self._room() - 10:  # pyqtgraph's own slack: a few px less is kept
+        elif x < self._room() - ROOM_SLACK_PX:
             self._shrink.start()
 
     def _give_back_room(self) -> None:
-        if self._needed < self._room() - 10:
+        if self._needed < self._room() - ROOM_SLACK_PX:
             self._set_room(self._needed)
 
     def _room(self) -> float:

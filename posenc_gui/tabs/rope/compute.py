@@ -148,7 +148,8 @@ def _decay(
 def _invariance(
     p: RopeParams, query: QueryKey, window: Window, device: torch.device
 ) -> tuple[np.ndarray, np.ndarray, float, float]:
-    """Shifts t, (R_{m+t} q)·(R_{n+t} k) at each, the same at ``p.shift``, and q·k."""
+    """Shifts t, (R_{m+t} q)·(R_{n+t} k) at each, the same at ``p.shift``, and q·k (``p``:
+    what these views depend on, ``_invariance_key``)."""
     inv_freq = rope.inv_freq(p.head_dim, p.theta).to(device)
     q, k = (v.to(device) for v in query.vectors())
     shifts = binning.runs(window)[0].to(device)
@@ -182,6 +183,20 @@ def _precision(
     return log_table, table.sampled, curve
 
 
+def _invariance_key(p: RopeParams) -> RopeParams:
+    """``p`` with only the fields the invariance views read (the others at their defaults):
+    a control of another page finds the invariance arrays in the cache."""
+    return RopeParams(
+        p.seq_len,
+        p.head_dim,
+        p.theta,
+        p.layout,
+        query_position=p.query_position,
+        key_position=p.key_position,
+        shift=p.shift,
+    )
+
+
 def compute_rope(params: RopeParams, device: torch.device) -> RopeFrame:
     """All RoPE views but the rotation panels, for ``params``."""
     p, seq_len, head_dim = params, params.seq_len, params.head_dim
@@ -197,18 +212,8 @@ def compute_rope(params: RopeParams, device: torch.device) -> RopeFrame:
     decay = _decay(head_dim, p.theta, p.layout, query.seed, full(p.decay_x, 0, seq_len), device)
 
     checkpoint()
-    # the fields the invariance views depend on, the others at their defaults (one cache entry)
-    invariance = RopeParams(
-        seq_len,
-        head_dim,
-        p.theta,
-        p.layout,
-        query_position=p.query_position,
-        key_position=p.key_position,
-        shift=p.shift,
-    )
     shifts, scores, score_at_shift, unrotated = _invariance(
-        invariance, query, full(p.invariance_x, 0, seq_len), device
+        _invariance_key(p), query, full(p.invariance_x, 0, seq_len), device
     )
 
     rotary_dim = 2 * n_pairs
