@@ -235,3 +235,52 @@ def test_freed_memory_goes_back_to_the_system_after_each_computation(qtbot, engi
     engine.submit("tab", lambda p, d: p, "frame", drawn.append)
     qtbot.waitUntil(lambda: drawn == ["frame"], timeout=5000)
     assert calls == [1]
+
+
+def test_what_draws_a_frame_is_released_on_the_gui_thread(qtbot, engine):
+    # The worker never holds what draws a frame (a tab's Qt objects, in the app): were its
+    # reference the last, those objects would be destroyed on the worker thread.
+    released_on_gui_thread = []
+
+    class Drawer:
+        def draw(self, frame):
+            pass
+
+        def __del__(self):
+            released_on_gui_thread.append(threading.current_thread() is threading.main_thread())
+
+    drawer = Drawer()
+    with qtbot.waitSignal(engine.frame_drawn):
+        engine.submit("ch", lambda p, d: p, 1, drawer.draw)
+    del drawer
+    with qtbot.waitSignal(engine.frame_drawn):
+        engine.submit("ch", lambda p, d: p, 2, lambda frame: None)
+    assert released_on_gui_thread == [True]
+
+
+def test_cycles_are_collected_on_the_gui_thread_only(qtbot, engine):
+    import gc
+
+    from posenc_gui.engine.collect import COLLECT_EVERY_S
+
+    collected_on = []
+
+    def note(phase, info):
+        if phase == "start":
+            collected_on.append(threading.current_thread().name)
+
+    def make_cycles(params, device):
+        for _ in range(20 * gc.get_threshold()[0]):  # Python's own would collect here
+            cycle: list = []
+            cycle.append(cycle)
+        return params
+
+    gc.callbacks.append(note)
+    try:
+        with qtbot.waitSignal(engine.frame_drawn):
+            engine.submit("ch", make_cycles, None, lambda frame: None)
+        qtbot.wait(int(2000 * COLLECT_EVERY_S))  # the GUI thread's collector comes round
+    finally:
+        gc.callbacks.remove(note)
+    assert collected_on  # the cycles are collected …
+    assert set(collected_on) == {threading.main_thread().name}  # … on the GUI thread

@@ -13,6 +13,9 @@ How a slider move becomes a frame:
    the share ``done`` reaches the GUI thread as ``progress``.
 4. GUI thread: ``_deliver`` drops a result whose id is no longer its channel's latest; otherwise
    it calls ``on_frame(result)`` to draw and emits ``frame_drawn``.
+
+Python's cycle collector runs only on the GUI thread (``collect``): Qt objects must never be
+destroyed on the worker.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import torch
 from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 
 from posenc_gui.cancel import Superseded, running
+from posenc_gui.engine.collect import collect_garbage_on_this_thread
 from posenc_gui.engine.device import check_device, default_device
 from posenc_gui.engine.memory import release_freed_memory
 
@@ -37,14 +41,15 @@ Compute = Callable[[Any, torch.device], Any]
 
 @dataclass(frozen=True)
 class Request:
-    """One computation: ``compute(params, device)``, drawn by ``on_frame`` if still current."""
+    """One computation: ``compute(params, device)``. It refers to no Qt object (the Engine
+    keeps what draws it): the worker thread may drop the last reference to a request, and a Qt
+    object freed there would be destroyed off the GUI thread."""
 
     id: int
     channel: str
     compute: Compute
     params: Any
     device: str
-    on_frame: Callable[[Any], None]
 
 
 class _PendingRequests:
@@ -185,7 +190,9 @@ class Engine(QObject):
         self._device = check_device(device) if device else default_device()
         self._pending = _PendingRequests()
         self._latest: dict[str, int] = {}
+        self._on_frame: dict[str, Callable[[Any], None]] = {}  # draws the latest request's
         self._next_id = 0
+        collect_garbage_on_this_thread()
         self._worker = _Worker(self._pending)
         # A bound method of this GUI-thread object, so delivery runs on the GUI thread.
         self._worker.computed.connect(self._deliver)
@@ -211,8 +218,9 @@ class Engine(QObject):
     ) -> int:
         """Ask for ``compute(params, device)``; returns the request id. Never blocks."""
         self._next_id += 1
-        request = Request(self._next_id, channel, compute, params, self._device, on_frame)
+        request = Request(self._next_id, channel, compute, params, self._device)
         self._latest[channel] = request.id
+        self._on_frame[channel] = on_frame
         self._pending.put(request)
         return request.id
 
@@ -253,7 +261,7 @@ class Engine(QObject):
                 self.failed.emit(request.channel, error)
             return
         try:
-            request.on_frame(result)
+            self._on_frame[request.channel](result)
         except Exception as exc:  # a drawing fault must not stop the frames that follow
             self.failed.emit(request.channel, f"drawing failed: {type(exc).__name__}: {exc}")
             return
