@@ -25,6 +25,7 @@ from posenc_gui.i18n import tr
 from posenc_gui.presets import find_preset
 from posenc_gui.session import last_session, parse_session, remember
 from posenc_gui.session import look as session_look
+from posenc_gui.teardown import keep_until_closed
 from posenc_gui.window import MainWindow, open_window
 
 SCREENSHOT_DELAY_MS = 600
@@ -198,4 +199,6 @@ def run(args: argparse.Namespace) -> int:
     if headless:
         return _headless(app, window, args)
     window.remember = True  # only a session that started cleanly is kept
+    keep_until_closed(window)
+    del window  # released (its frames too) once a rebuild replaces it
     return app.exec()

@@ -1,4 +1,9 @@
-"""Windows deleted at exit while Python still runs.
+"""Windows kept until closed, and deleted at exit while Python still runs.
+
+A top-level window belongs to its Python wrapper, and a wrapper outlives the window Qt deleted
+with everything its attributes hold (tabs, views, their frames). So a window nothing else owns
+(the one a rebuild opens, the app's own) is kept here until it is closed: it is then deleted
+and released, Python side included (``keep_until_closed``).
 
 Left to PySide's own clean-up, a window's Qt objects are destroyed after the interpreter has
 begun to finalise, and a pyqtgraph item's Python method called from a destructor then crashes
@@ -12,9 +17,20 @@ import atexit
 import weakref
 
 import shiboken6
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 _WINDOWS: weakref.WeakSet[QWidget] = weakref.WeakSet()
+_KEPT: dict[int, QWidget] = {}  # by id: the windows kept until Qt deletes them
+
+
+def keep_until_closed(window: QWidget) -> None:
+    """Own ``window`` until it is closed; closing deletes it, and then it is let go."""
+    key = id(window)
+    window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    _KEPT[key] = window
+    # the key, not the window: a connection holding the window would keep it alive
+    window.destroyed.connect(lambda *_: _KEPT.pop(key, None))
 
 
 def delete_at_exit(window: QWidget) -> None:

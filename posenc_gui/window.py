@@ -4,6 +4,7 @@ readouts in the status bar; its session (every setting) and what presets and con
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from posenc_gui.presets import Preset, load_presets, read_config_json
 from posenc_gui.session import FORMAT, VERSION, changes, parse_session, remember, session_bytes
 from posenc_gui.session import look as session_look
 from posenc_gui.tab import Tab, TabContext
-from posenc_gui.teardown import delete_at_exit
+from posenc_gui.teardown import delete_at_exit, keep_until_closed
 from posenc_gui.views.style import Look, current_look, set_look
 
 
@@ -41,7 +42,7 @@ class MainWindow(QMainWindow):
         set_look(look or Look())
         apply_palette(current_look())
         self.remember = False  # keep the session for the next start when this window closes
-        self.successor: MainWindow | None = None  # the window that replaced this one
+        self._successor: weakref.ref[MainWindow] | None = None
         self.setWindowTitle(tr("posenc-gui — positional encodings"))
         self.setWindowIcon(QIcon(str(resource_path("icons", "posenc-gui.svg"))))
         self.engine = Engine(device, parent=self)
@@ -159,6 +160,11 @@ class MainWindow(QMainWindow):
                 raise ValueError(f"tab must be one of {', '.join(names)}, got {session['tab']!r}")
             self.tabs.setCurrentIndex(names.index(session["tab"]))
 
+    @property
+    def successor(self) -> MainWindow | None:
+        """The window that replaced this one (a rebuild), while it is open."""
+        return self._successor() if self._successor else None
+
     def change_look(self, **changes: object) -> MainWindow:
         """Rebuild the window with the look changed (views are drawn in the look they were
         built with); returns the new window."""
@@ -179,7 +185,9 @@ class MainWindow(QMainWindow):
         if "window" not in session:  # a session file without a placement: keep this one
             window.setGeometry(self.geometry())
         window.show()
-        self.successor = window
+        keep_until_closed(window)
+        # Weakly: a chain of replaced windows would keep each one's frames alive.
+        self._successor = weakref.ref(window)
         # Deleted, not just hidden: its signal connections (lambdas and bound methods) would
         # keep every replaced window and its frames alive.
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

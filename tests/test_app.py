@@ -192,3 +192,25 @@ def test_a_file_that_is_not_json_is_refused_before_anything_loads(tmp_path, caps
         main(["--config", str(bad)])
     assert exit_.value.code == 2
     assert f"--config: {bad}: not valid JSON" in capsys.readouterr().err
+
+
+def test_a_window_kept_until_closed_is_deleted_and_released_when_closed(qtbot):
+    import gc
+    import weakref
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from posenc_gui.teardown import keep_until_closed
+    from posenc_gui.window import MainWindow
+
+    window = MainWindow(device="cpu")
+    window.show()
+    keep_until_closed(window)
+    kept = weakref.ref(window)
+    del window
+    gc.collect()
+    assert kept() is not None and kept().isVisible()  # nothing else owns it: still open
+    kept().close()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
+    assert kept() is None  # deleted by Qt, and its Python side let go
