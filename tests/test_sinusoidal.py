@@ -113,6 +113,22 @@ def test_binned_means_equal_mean_of_full_table(seq_len, max_bins, d_model, base)
     torch.testing.assert_close(mean_sim, blocks, rtol=0, atol=1e-9)
 
 
+@pytest.mark.parametrize("cosine", [False, True])
+def test_similarity_of_single_positions_is_the_toeplitz_slice_of_the_gram_matrix(cosine):
+    full = closed_form(200, 32, 10000.0)
+    sim = full @ full.T / (16 if cosine else 1)
+    rows = (torch.arange(5, 41), torch.ones(36, dtype=torch.int64))
+    cols = (torch.arange(120, 187), torch.ones(67, dtype=torch.int64))
+    exact = sinusoidal.mean_similarity_matrix(*rows, 32, cosine=cosine, columns=cols)
+    torch.testing.assert_close(exact, sim[5:41, 120:187], rtol=0, atol=1e-12)
+    fast = sinusoidal.mean_similarity_matrix(
+        *rows, 32, cosine=cosine, columns=cols, dtype=torch.float32
+    )
+    assert fast.dtype == torch.float32
+    # float32's own rounding of each float64 value: half an ulp
+    torch.testing.assert_close(fast.double(), exact, rtol=2**-24, atol=0)
+
+
 def test_encode_selected_channels_equals_table_columns():
     full = sinusoidal.table(100, 32, layout="concat")
     cols = sinusoidal.encode(torch.arange(100), 32, layout="concat", channels=[0, 17, 31])

@@ -66,7 +66,8 @@ def mean_cos_sin(
     if dtype not in REAL_DTYPES:
         raise ValueError(f"dtype must be torch.float64 or torch.float32, got {dtype}")
     phase, ratios, which = _run_phases(starts, counts, inv_freq)
-    ratio = ratios.to(dtype)[which]
+    # runs of one length (pixels of one position each): the ratio broadcasts, no gather
+    ratio = ratios.to(dtype) if len(ratios) == 1 else ratios.to(dtype).index_select(0, which)
     if dtype != torch.float64:
         phase = torch.remainder(phase, 2 * torch.pi).to(dtype)
     return ratio * torch.cos(phase), ratio * torch.sin(phase)

@@ -172,8 +172,9 @@ def mean_table(
     used, column = torch.unique(pair, return_inverse=True)  # each frequency once: sin and cos
     omega = frequencies(d_model, base)[used].to(starts.device)
     cos, sin = mean_cos_sin(starts, counts, omega, dtype=dtype)
-    column, is_cos = column.to(starts.device), is_cos.to(starts.device)
-    return torch.where(is_cos, cos[:, column], sin[:, column])
+    # one gather from [sin | cos]: channel c reads column(c), shifted into the cosines if is_cos
+    pick = (column + is_cos * len(used)).to(starts.device)
+    return torch.cat((sin, cos), 1).index_select(1, pick)
 
 
 def extremes_table(
@@ -257,10 +258,28 @@ def mean_similarity_matrix(
 
     Row runs ``starts`` / ``counts``, column runs ``columns = (starts, counts)`` (default: the
     row runs). ``mean_{p∈P, q∈Q} Σ_i cos((q-p) ω_i) = Σ_i Re(A_Q(ω_i) · conj(A_P(ω_i)))`` with
-    ``A`` the mean phasor of a run, so no ``seq_len × seq_len`` matrix is ever formed.
+    ``A`` the mean phasor of a run, so no ``seq_len × seq_len`` matrix is ever formed. Where
+    every row and column is one position (consecutive), the matrix is Toeplitz and is read off
+    ``closed_form_similarity`` in float64, then rounded to ``dtype``.
     """
+    col_starts, col_counts = (starts, counts) if columns is None else columns
+    if _single_positions(starts, counts) and _single_positions(col_starts, col_counts):
+        # A pixel per position: S[i, j] = Σ cos((q_j − p_i) ω) depends on j − i alone, so the
+        # matrix is read off the closed form at its R + C − 1 offsets (a Toeplitz matrix):
+        # float64 sums, (R + C)·F work instead of R·C·F.
+        n_rows, n_cols = len(starts), len(col_starts)
+        nearest = col_starts[0] - starts[-1]  # q_0 − p_{R−1}, the matrix's lower-left corner
+        offsets = nearest + torch.arange(n_rows + n_cols - 1, device=starts.device)
+        by_offset = closed_form_similarity(offsets, d_model, base, cosine=cosine)
+        # U[i', j] = by_offset[i' + j] is the matrix with its rows reversed
+        return by_offset.as_strided((n_rows, n_cols), (1, 1)).flip(0).to(dtype)
     omega = frequencies(d_model, base).to(starts.device)
     rows = torch.cat(mean_cos_sin(starts, counts, omega, dtype=dtype), 1)  # [R, 2F] @ [2F, C]
     cols = rows if columns is None else torch.cat(mean_cos_sin(*columns, omega, dtype=dtype), 1)
     sim = rows @ cols.T
     return sim / (d_model / 2) if cosine else sim
+
+
+def _single_positions(starts: torch.Tensor, counts: torch.Tensor) -> bool:
+    """Whether the runs are the consecutive single positions ``a, a+1, …``."""
+    return bool((counts == 1).all()) and bool((torch.diff(starts) == 1).all())
