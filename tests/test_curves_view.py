@@ -60,6 +60,28 @@ def test_renamed_curves_keep_their_items_and_the_legend_shows_the_new_names(qtbo
     assert legend == [("pi", "pi"), ("llama3", "llama3"), ("ntk", "ntk")]  # the span's own now
 
 
+def test_another_number_of_curves_reuses_the_items_and_leaves_none_behind(qtbot):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    x = np.arange(5.0)
+
+    def family(heads: int) -> list[Curve]:  # a named curve, a family of heads, a named curve
+        rows = [Curve("alibi" if h == 0 else "", x, x * h, color=1) for h in range(heads)]
+        return [Curve("rope", x, -x), *rows, Curve("t5", x, x + 1)]
+
+    view.set_curves(family(6))
+    first = list(view.curve_items)
+    view.set_curves(family(2))
+    assert view.curve_items == first[:4]  # kept in their places
+    assert [item.name() for item in view.curve_items] == ["rope", "alibi", None, "t5"]
+    view.set_curves(family(6))
+    assert set(view.curve_items) == set(first)  # the set-aside items came back, none made
+    assert [label.text for _, label in view.legend.items] == ["rope", "alibi", "t5"]
+    assert view.plot.curves == view.curve_items  # nothing drawn or exported beyond them
+    np.testing.assert_array_equal(view.curve_items[-1].getOriginalDataset()[1], x + 1)
+    np.testing.assert_array_equal(view.curve_items[3].getOriginalDataset()[1], x * 2)
+
+
 def test_a_curve_that_changes_its_look_is_drawn_in_the_new_one(qtbot):
     view = CurvesView("t", "x", "y")
     qtbot.addWidget(view)

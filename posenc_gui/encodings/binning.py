@@ -88,13 +88,16 @@ def weighted_mean_cos_sin(
 
     The Dirichlet ratio depends on a run's length alone, so it joins the weights, once per
     length, and the sums over frequencies are matrix products: the ``[B, F]`` work is the phase
-    and its cosine (and sine) only. Runs of many lengths (log-spaced) take ``mean_cos_sin``.
+    and its cosine (and sine) only. Runs of many lengths (log-spaced) multiply each run's
+    cosine by its own ratio instead; either way the sine is computed only when weighed.
     """
-    if len(torch.unique(counts)) > FEW_LENGTHS:
-        means = mean_cos_sin(starts, counts, inv_freq)
-        total = cos_weights.double() @ means[0].T
-        return total if sin_weights is None else total + sin_weights.double() @ means[1].T
     phase, ratios, which = _run_phases(starts, counts, inv_freq)
+    if len(ratios) > FEW_LENGTHS:  # each run its own ratio; the sine only where it is weighed
+        ratio = ratios.index_select(0, which)
+        total = cos_weights.double() @ (ratio * torch.cos(phase)).T
+        if sin_weights is None:
+            return total
+        return total + sin_weights.double() @ (ratio * torch.sin_(phase)).T
     terms = [(cos_weights.double(), torch.cos(phase))]
     if sin_weights is not None:  # the sine in the phase's place: it is not needed after
         terms.append((sin_weights.double(), torch.sin_(phase)))

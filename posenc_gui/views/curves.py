@@ -106,6 +106,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self.plot.setDownsampling(auto=True, mode="peak")  # envelopes, never a strided sample
         self.legend = add_legend(self.plot, current_look().font_size(10))
         self.curve_items: list[pg.PlotDataItem] = []
+        self._set_aside: list[pg.PlotDataItem] = []  # items of curves no longer drawn
         self.bands: list[tuple[str, pg.FillBetweenItem]] = []
         self.lines: list[pg.InfiniteLine] = []
         self.spans: list[pg.LinearRegionItem] = []
@@ -180,11 +181,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
                     remove_entry(self.legend, name)
                 self.plot.removeItem(fill)
         if rebuild:
-            for item in self.curve_items:
-                self.plot.removeItem(item)
-            self.legend.clear()
-            self.curve_items = [self.plot.plot(name=name or None) for name in names]
-            self._styles = [None] * len(names)
+            self._reuse_items(names)
         elif renamed:
             for item, name in zip(self.curve_items, names, strict=True):
                 if item.name() != name:
@@ -241,6 +238,29 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         else:
             self.viewport.show_extent(x_extent)
             self.plot.enableAutoRange(axis="y")
+
+    def _reuse_items(self, names: Sequence[str]) -> None:
+        """Curve items for ``names`` (another number of curves, or named elsewhere): the
+        drawn ones stay in their places with their looks, extra ones are set aside, missing
+        ones come from those set aside or are made; the legend names them anew in order."""
+        count = len(names)
+        for item in self.curve_items[count:]:
+            self.plot.removeItem(item)  # out of the plot: no export or range sees it
+            item.clear()  # no data: outside a plot, an item with data cannot map it
+        self._set_aside += self.curve_items[count:]
+        self._styles = self._styles[:count]
+        self.curve_items = self.curve_items[:count]
+        while len(self.curve_items) < count:
+            item = self._set_aside.pop() if self._set_aside else pg.PlotDataItem()
+            item.opts["name"] = None  # named below, in the legend's order
+            self.plot.addItem(item)
+            self.curve_items.append(item)
+            self._styles.append(None)  # its look is not known here: styled when drawn
+        self.legend.clear()
+        for item, name in zip(self.curve_items, names, strict=True):
+            item.opts["name"] = name or None  # what PlotDataItem.name() reads; no setter
+            if name:
+                self.legend.addItem(item, name)
 
     def resizeEvent(self, event: pg.QtGui.QResizeEvent) -> None:
         super().resizeEvent(event)  # lays the plot out at the view's size: the legend follows

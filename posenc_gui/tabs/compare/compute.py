@@ -5,6 +5,7 @@ computes its own curves; each pixel holds the exact mean over the distances it c
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,12 +42,25 @@ class CompareFrame:
 def compute_compare(p: CompareParams, device: torch.device) -> CompareFrame:
     """Every entry's curves for ``p``."""
     window = full(p.x, 0, p.seq_len)
-    starts, counts = binning.runs(window)
-    inputs = Inputs(
-        p.seq_len, p.d_model, p.head_dim, p.theta, dict(p.settings), starts, counts, device
-    )
+    shared = (p.seq_len, p.d_model, p.head_dim, p.theta)
+    settings = dict(p.settings)
     curves: list = []
     for entry in p.entries:
         checkpoint()  # between entries: a newer request stops this one here
-        curves += entry.curves(inputs)
+        own = tuple((setting.name, settings[setting.name]) for setting in entry.settings)
+        curves += _entry_curves(entry, shared, own, window, device)
     return CompareFrame(p, binning.centres(window).numpy(), tuple(curves))
+
+
+# Kept by what an entry reads (the shared sizes and θ, its own settings and the window): a
+# setting of one entry recomputes that entry's curves only.
+@functools.lru_cache(maxsize=32)
+def _entry_curves(
+    entry: Entry,
+    shared: tuple[int, int, int, float],
+    own: tuple[tuple[str, int], ...],
+    window: Window,
+    device: torch.device,
+) -> tuple[Curve, ...]:
+    starts, counts = binning.runs(window)
+    return entry.curves(Inputs(*shared, dict(own), starts, counts, device))
