@@ -13,6 +13,7 @@ from transformers.models.bloom.modeling_bloom import _get_alibi_slopes
 from transformers.models.t5.modeling_t5 import T5Attention
 
 from posenc_gui.encodings import binning, relative, sinusoidal
+from posenc_gui.encodings.window import Window
 from posenc_gui.tabs.relative.compute import RelativeParams, compute_relative
 
 
@@ -136,6 +137,37 @@ def test_distance_block_means_equal_means_of_the_full_matrix(length, max_bins):
     )
 
 
+@pytest.mark.parametrize("causal", [True, False])
+@pytest.mark.parametrize(("row_bins", "col_bins"), [(90, 90), (13, 29), (90, 7), (4, 90)])
+def test_alibi_block_means_equal_means_of_the_full_bias(causal, row_bins, col_bins):
+    length, head = 90, 3
+    bias = relative.alibi_bias(5, length, causal=causal)[head - 1]  # [i, j], −inf masked
+    rows, cols = binning.bins(length, row_bins), binning.bins(length, col_bins)
+    row_runs = list(zip(*(part.tolist() for part in rows), strict=True))
+    col_runs = list(zip(*(part.tolist() for part in cols), strict=True))
+    expected = torch.tensor(
+        [[bias[a : a + n, b : b + m].mean().item() for b, m in col_runs] for a, n in row_runs],
+        dtype=torch.float64,
+    ).nan_to_num(nan=torch.nan, neginf=torch.nan)  # a block with a masked key: NaN
+    slope = float(relative.alibi_slopes(5)[head - 1])
+    means = relative.alibi_block_means(slope, *rows, *cols, causal=causal)
+    torch.testing.assert_close(means, expected, rtol=1e-15, atol=1e-12, equal_nan=True)
+
+
+def test_alibi_block_means_stay_exact_at_a_million_positions():
+    length = 1 << 20
+    halves = binning.bins(length, 2)
+    means = relative.alibi_block_means(1.0, *halves, *halves, causal=False)
+    # the block [0, L/2) × [0, L/2): mean |q − p| over n × n cells is (n² − 1) / (3n)
+    n = length // 2
+    assert means[0, 0].item() == pytest.approx(-(n * n - 1) / (3 * n), rel=1e-15)
+    rows, cols = binning.bins(length, 3), halves
+    means = relative.alibi_block_means(1.0, *rows, *cols, causal=False)
+    total = (means * (rows[1][:, None] * cols[1][None, :])).sum()
+    # Σ |q − p| over the whole matrix is (L³ − L) / 3
+    assert total.item() == pytest.approx(-(length**3 - length) / 3, rel=1e-14)
+
+
 def test_distance_block_means_mark_masked_blocks():
     k = torch.arange(-4, 5).double()
     f = torch.where(k <= 0, k, -torch.inf)
@@ -187,6 +219,40 @@ def test_a_control_of_one_page_recomputes_only_that_page():
     assert not np.allclose(
         warmer.distances.relative_table.values, first.distances.relative_table.values
     )
+
+
+@pytest.mark.parametrize("bidirectional", [True, False])
+@pytest.mark.parametrize(
+    "x",
+    [
+        Window(-2999, 3000, 50),  # the whole range, many distances a pixel
+        Window(-100, 900, 30),  # across the buckets that change and into a constant tail
+        Window(500, 2000, 20),  # inside a constant tail only
+        Window(-60, 60, 200),  # a pixel per distance
+    ],
+)
+def test_t5_page_evaluates_only_its_pixels_and_equals_every_distances_buckets(bidirectional, x):
+    seq_len, num_buckets, max_distance = 3000, 16, 40
+    every = torch.arange(-(seq_len - 1), seq_len)  # every distance, through Hugging Face's code
+    buckets = T5Attention._relative_position_bucket(every, bidirectional, num_buckets, max_distance)
+    windows = (Window(0, seq_len, 37), Window(0, seq_len, 29))
+    params = RelativeParams(
+        seq_len, 32, 1e4, num_buckets=num_buckets, max_distance=max_distance,
+        bidirectional=bidirectional, bucket_windows=windows, bucket_x=x, pages=("t5",),
+    )  # fmt: skip
+    page = compute_relative(params, torch.device("cpu")).t5
+    assert page is not None
+    cols, rows = (binning.runs(window) for window in windows)
+    centre = [starts + (counts - 1) // 2 for starts, counts in (cols, rows)]
+    expected = buckets[centre[0][None, :] - centre[1][:, None] + seq_len - 1]
+    np.testing.assert_array_equal(page.buckets.values, expected.numpy())
+    shown = buckets[x.start + seq_len - 1 : x.stop + seq_len - 1]
+    if x.pixels >= x.stop - x.start:
+        np.testing.assert_array_equal(page.bucket_by_distance, shown.numpy())
+    else:
+        corners_x, corners_y = binning.step_corners(shown, x.start)
+        np.testing.assert_array_equal(page.bucket_x, corners_x.numpy())
+        np.testing.assert_array_equal(page.bucket_by_distance, corners_y.numpy())
 
 
 def test_only_the_pages_asked_for_are_computed():

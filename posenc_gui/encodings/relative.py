@@ -165,6 +165,38 @@ def alibi_by_distance(
     return -slopes * r.abs()
 
 
+def alibi_block_means(
+    slope: float,
+    starts: torch.Tensor,
+    counts: torch.Tensor,
+    col_starts: torch.Tensor,
+    col_counts: torch.Tensor,
+    *,
+    causal: bool = True,
+) -> torch.Tensor:
+    """Exact block means of one head's ALiBi bias ``f(j − i)`` (``alibi_by_distance``) over
+    query runs ``starts`` / ``counts`` × key runs ``col_starts`` / ``col_counts``, float64
+    ``[R, C]``, in work proportional to the blocks (``distance_block_means`` sums all 2L).
+
+    Causal: a block holding a future key (``j > i``) is NaN, any other ``m·mean(j − i)``, the
+    difference of the runs' centres. Symmetric: ``−m·Σ|q − p| / (n·m)`` with the sum in
+    closed form: ``Σ_{p∈[a,a+n)} Σ_{q∈[c,c+m)} |q − p| = S₂(c+m−a+1) − S₂(c+m−a−n+1)
+    − S₂(c−a+1) + S₂(c−a−n+1)``, ``S₂(x) = x(x−1)(x−2)/6`` for ``x ≥ 0`` and
+    ``−x(1−x)(2−x)/6`` below (exact in int64 up to 2²⁰ positions).
+    """
+    a, n = starts[:, None].long(), counts[:, None].long()
+    c, m = col_starts[None, :].long(), col_counts[None, :].long()
+    if causal:
+        centres = (c.double() + (m - 1) / 2) - (a.double() + (n - 1) / 2)
+        return torch.where(c + m - 1 > a, torch.nan, slope * centres)
+
+    def s2(x: torch.Tensor) -> torch.Tensor:  # Σ over y < x of Σ over k < y of |k|, from 0
+        return torch.where(x >= 0, x * (x - 1) * (x - 2), -x * (1 - x) * (2 - x)) // 6
+
+    total = s2(c + m - a + 1) - s2(c + m - a - n + 1) - s2(c - a + 1) + s2(c - a - n + 1)
+    return -slope * total.double() / (n * m).double()
+
+
 def distance_block_means(
     by_distance: torch.Tensor,
     starts: torch.Tensor,

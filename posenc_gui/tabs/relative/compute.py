@@ -143,26 +143,19 @@ def _scheme_bias(p: RelativeParams, q: torch.Tensor, window: int) -> torch.Tenso
     return per_vector.gather(1, index)
 
 
-def _matrix(
-    by_distance: torch.Tensor, windows: tuple[Window, Window] | None, seq_len: int
-) -> Matrix:
-    cols, rows = windows or (full(None, 0, seq_len), full(None, 0, seq_len))
-    values = relative.distance_block_means(by_distance, *binning.runs(rows), *binning.runs(cols))
-    return Matrix(binning.edges(cols).numpy(), binning.edges(rows).numpy(), to_numpy(values))
-
-
 def _category_matrix(
-    by_distance: torch.Tensor, windows: tuple[Window, Window] | None, seq_len: int
+    category: Callable[[torch.Tensor], torch.Tensor],
+    windows: tuple[Window, Window] | None,
+    seq_len: int,
 ) -> Matrix:
-    """Categories by distance (T5 buckets, Shaw's clipped indices) over the view's blocks:
-    each block shows the category at its centre, never a mean of categories (a bucket
-    between two buckets); unit blocks are exact."""
+    """Categories of distance ``j − i`` (T5 buckets, Shaw's clipped indices) over the view's
+    blocks: each block shows the category at its centre, never a mean of categories (a bucket
+    between two buckets); unit blocks are exact. Only the blocks' distances are evaluated."""
     cols, rows = windows or (full(None, 0, seq_len), full(None, 0, seq_len))
     (row_starts, row_counts), (col_starts, col_counts) = binning.runs(rows), binning.runs(cols)
     row_centres = row_starts + (row_counts - 1) // 2
     col_centres = col_starts + (col_counts - 1) // 2
-    distance = col_centres[None, :] - row_centres[:, None]  # j − i
-    values = by_distance[distance + seq_len - 1]
+    values = category(col_centres[None, :] - row_centres[:, None])
     return Matrix(binning.edges(cols).numpy(), binning.edges(rows).numpy(), to_numpy(values))
 
 
@@ -177,8 +170,7 @@ def _distance_matrix(
     if clip is None:  # a block's mean j − i is its centre's: exact without summing 2L values
         values = binning.centres(cols)[None, :] - binning.centres(rows)[:, None]
         return Matrix(binning.edges(cols).numpy(), binning.edges(rows).numpy(), to_numpy(values))
-    k = torch.arange(-(seq_len - 1), seq_len)
-    return _category_matrix(relative.shaw_clip(k, clip), windows, seq_len)
+    return _category_matrix(lambda k: relative.shaw_clip(k, clip), windows, seq_len)
 
 
 @functools.lru_cache(maxsize=4)
@@ -206,16 +198,28 @@ def _t5_views(
     x: Window,
 ) -> tuple[Matrix, np.ndarray, np.ndarray]:
     """The bucket matrix, and the bucket against the distances ``x``: one point per distance,
-    or where a pixel holds several, the exact staircase (the corners of each bucket's run)."""
-    k = torch.arange(-(seq_len - 1), seq_len)
-    buckets = relative.t5_bucket(
-        k, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
-    )
-    matrix = _category_matrix(buckets, windows, seq_len)
-    shown = buckets[x.start + seq_len - 1 : x.stop + seq_len - 1]
+    or where a pixel holds several, the exact staircase (the corners of each bucket's run).
+
+    Distances from ``max_distance`` on share their side's last bucket, so only those within
+    ``±reach`` are evaluated: the work follows the pixels and ``max_distance``, never L."""
+    reach = min(seq_len - 1, max_distance)
+
+    def bucket(k: torch.Tensor) -> torch.Tensor:
+        return relative.t5_bucket(
+            k.clamp(-reach, reach),
+            bidirectional=bidirectional,
+            num_buckets=num_buckets,
+            max_distance=max_distance,
+        )
+
+    matrix = _category_matrix(bucket, windows, seq_len)
     if int(binning.runs(x)[1].max()) == 1:
+        shown = bucket(torch.arange(x.start, x.stop))
         return matrix, binning.centres(x).numpy(), shown.double().numpy()
-    corners_x, corners_y = binning.step_corners(shown, x.start)
+    # the runs inside ±reach; the first and last extend over the constant tails beyond it
+    first, last = (min(max(k, -reach), reach) for k in (x.start, x.stop - 1))
+    corners_x, corners_y = binning.step_corners(bucket(torch.arange(first, last + 1)), first)
+    corners_x[0], corners_x[-1] = x.start, x.stop - 1
     return matrix, corners_x.double().numpy(), corners_y.double().numpy()
 
 
@@ -231,11 +235,14 @@ def _alibi_views(
     """Every head's slope, the chosen head's bias matrix, and every head's bias against the
     distances ``x``."""
     slopes = relative.alibi_slopes(n_heads)
-    k = torch.arange(-(seq_len - 1), seq_len)
-    by_distance = relative.alibi_by_distance(slopes[head - 1], k, causal=causal)
+    cols, rows = windows or (full(None, 0, seq_len), full(None, 0, seq_len))
+    bias = relative.alibi_block_means(
+        float(slopes[head - 1]), *binning.runs(rows), *binning.runs(cols), causal=causal
+    )
+    matrix = Matrix(binning.edges(cols).numpy(), binning.edges(rows).numpy(), to_numpy(bias))
     centres = binning.centres(x)
     curves = relative.alibi_by_distance(slopes[:, None], -centres[None, :])
-    return slopes.numpy(), _matrix(by_distance, windows, seq_len), centres.numpy(), curves.numpy()
+    return slopes.numpy(), matrix, centres.numpy(), curves.numpy()
 
 
 def _distances_page(p: RelativeParams, device: torch.device) -> DistancesPage:
