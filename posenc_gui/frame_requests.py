@@ -1,12 +1,12 @@
 """A tab's frames on their way: coarse first when frames are heavy, the exact one once the
 controls rest, and a sign over the views: busy with the percent done, or showing a coarse frame.
 
-Coarse, then exact: when one of the tab's last HEAVY_MEMORY exact frames at the same sizes took
-longer than COARSE_AFTER_MS to compute (one control's views can be heavy while another's are
-kept), a request is first computed coarse — its views at 1/COARSE_FACTOR of their pixels along
-each axis (``encodings.window.coarsened``) — and the exact one is asked for once no newer
-change came for EXACT_AFTER_IDLE_MS: a slider being dragged gets coarse frames only, never an
-exact one it would have to abandon.
+Coarse, then exact: when one of the tab's last HEAVY_MEMORY exact frames at these sizes (or
+smaller ones) took longer than COARSE_AFTER_MS to compute (one control's views can be heavy
+while another's are kept), a request is first computed coarse — its views at 1/COARSE_FACTOR
+of their pixels along each axis (``encodings.window.coarsened``) — and the exact one is asked
+for once no newer change came for EXACT_AFTER_IDLE_MS: a slider being dragged gets coarse
+frames only, never an exact one it would have to abandon.
 """
 
 from __future__ import annotations
@@ -74,8 +74,13 @@ class FrameRequests(QObject):
         self._compute, self._exact = compute, request
         sizes = self._sizes_now()
         if sizes != self._sizes:
+            # times at sizes no larger than these are a lower bound of theirs (a size the tab
+            # does not use changed, or one grew): kept; after any size shrank they say nothing
+            if len(sizes) != len(self._sizes) or any(
+                now < before for now, before in zip(sizes, self._sizes, strict=True)
+            ):
+                self._exact_ms.clear()
             self._sizes = sizes
-            self._exact_ms.clear()
         # the frame on screen already is this request's exact one: nothing to preview
         heavy = max(self._exact_ms, default=0.0) > COARSE_AFTER_MS and request != self._shown
         coarse = coarsened(request, COARSE_FACTOR) if heavy else request

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import time
+
+from PySide6.QtWidgets import QWidget
+
 import posenc_gui.frame_requests
 from posenc_gui.encodings.window import Window, coarsened
+from posenc_gui.engine import Engine
+from posenc_gui.frame_requests import FrameRequests
 from posenc_gui.tabs.absolute.compute import AbsoluteParams
 from tests.conftest import FRAME_TIMEOUT_MS
 
@@ -64,3 +70,31 @@ def test_while_a_slider_moves_only_coarse_frames_come_and_the_exact_one_after(
     assert kinds[-1] is False and kinds.count(False) == 1  # one exact frame: the last settings
     assert tab.frame.params.theta == 600.0
     assert tab.busy.isHidden()  # the exact frame: no sign
+
+
+def test_frames_heavy_at_smaller_sizes_make_larger_ones_coarse_first(qtbot, monkeypatch):
+    monkeypatch.setattr(posenc_gui.frame_requests, "COARSE_AFTER_MS", 20.0)
+    engine, owner, sizes, shown = Engine("cpu"), QWidget(), [(64, 64, 64)], []
+    qtbot.addWidget(owner)
+    requests = FrameRequests(engine, "t", shown.append, lambda: sizes[0], over=owner)
+
+    def slow(params: AbsoluteParams, _device: object) -> AbsoluteParams:
+        time.sleep(0.05)  # heavy: over COARSE_AFTER_MS
+        return params
+
+    def pixels_drawn(seq_len: int) -> list[int]:
+        """The rows of the table of each frame drawn for a request at ``seq_len``."""
+        first = len(shown)
+        requests.submit(slow, AbsoluteParams(seq_len, 64, 1e4, table_rows=Window(0, 4096, 40)))
+        qtbot.waitUntil(lambda: not requests.is_waiting(), timeout=FRAME_TIMEOUT_MS)
+        return [frame.table_rows.pixels for frame in shown[first:]]
+
+    try:
+        assert pixels_drawn(64) == [40]  # the first frame: warm-up, not counted
+        assert pixels_drawn(65) == [40]  # heavy at these sizes
+        sizes[0] = (64, 64, 1024)  # a size grew (one the tab may not even use)
+        assert pixels_drawn(66) == [10, 40]  # coarse first, then exact
+        sizes[0] = (64, 32, 1024)  # a size shrank: the times before say nothing of these
+        assert pixels_drawn(67) == [40]
+    finally:
+        engine.shutdown()
