@@ -129,10 +129,18 @@ def test_similarity_of_single_positions_is_the_toeplitz_slice_of_the_gram_matrix
     torch.testing.assert_close(fast.double(), exact, rtol=2**-24, atol=0)
 
 
-def test_encode_selected_channels_equals_table_columns():
-    full = sinusoidal.table(100, 32, layout="concat")
-    cols = sinusoidal.encode(torch.arange(100), 32, layout="concat", channels=[0, 17, 31])
-    assert torch.equal(cols, full[:, [0, 17, 31]])
+@pytest.mark.parametrize("layout", ["interleaved", "concat"])
+@pytest.mark.parametrize(
+    "channels",
+    [[0, 17, 31], [31, 2, 2], list(range(3, 12)), list(range(12, 21)), list(range(16, 32))],
+)
+def test_selected_channels_equal_the_table_columns(layout, channels):
+    # scattered, repeated and consecutive channels (within a half, across the halves)
+    full = sinusoidal.table(100, 32, layout=layout, dtype=torch.float64)
+    cols = sinusoidal.encode(torch.arange(100), 32, layout=layout, channels=channels)
+    assert torch.equal(cols, full[:, channels].float())
+    means = sinusoidal.mean_table(*binning.bins(100, 100), 32, layout=layout, channels=channels)
+    assert torch.equal(means, full[:, channels]) and means.is_contiguous()
 
 
 @pytest.mark.parametrize(

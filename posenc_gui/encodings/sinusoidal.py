@@ -71,8 +71,25 @@ def encode(
     pair, is_cos = channel_layout(d_model, layout, channels)
     used, column = torch.unique(pair, return_inverse=True)  # each frequency once: sin and cos
     angles = pos[:, None] * omega[used.to(pos.device)][None, :]
-    sin_cos = torch.stack((torch.sin(angles), torch.cos(angles)), dim=-1)
-    return sin_cos[:, column.to(pos.device), is_cos.long().to(pos.device)].to(dtype)
+    return _channels(torch.sin(angles), torch.cos(angles), column, is_cos).to(dtype)
+
+
+def _channels(
+    sin: torch.Tensor, cos: torch.Tensor, column: torch.Tensor, is_cos: torch.Tensor
+) -> torch.Tensor:
+    """The table's channels from the sines and cosines of the frequencies in use (``[N, F]``
+    each): channel ``c`` is column ``column[c]`` of the cosines if ``is_cos[c]``, else of the
+    sines; ``[N, C]``, contiguous. Consecutive channels of either layout are a slice of the
+    interleaved or the joined columns (a copy); only scattered ones take a gather."""
+    column, is_cos = column.to(sin.device), is_cos.to(sin.device)
+    for at, both in (
+        (2 * column + is_cos, lambda: torch.stack((sin, cos), -1).flatten(1)),  # s c s c …
+        (column + is_cos * sin.shape[1], lambda: torch.cat((sin, cos), 1)),  # s s … c c …
+    ):
+        first = int(at[0]) if len(at) else 0
+        if torch.equal(at, torch.arange(first, first + len(at), device=at.device)):
+            return both()[:, first : first + len(at)].contiguous()
+    return torch.cat((sin, cos), 1).index_select(1, column + is_cos * sin.shape[1])
 
 
 def table(
@@ -172,9 +189,7 @@ def mean_table(
     used, column = torch.unique(pair, return_inverse=True)  # each frequency once: sin and cos
     omega = frequencies(d_model, base)[used].to(starts.device)
     cos, sin = mean_cos_sin(starts, counts, omega, dtype=dtype)
-    # one gather from [sin | cos]: channel c reads column(c), shifted into the cosines if is_cos
-    pick = (column + is_cos * len(used)).to(starts.device)
-    return torch.cat((sin, cos), 1).index_select(1, pick)
+    return _channels(sin, cos, column, is_cos)
 
 
 def extremes_table(
