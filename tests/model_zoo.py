@@ -82,6 +82,7 @@ UNSUPPORTED = {
     "cohere_compass": "its default config cannot build its own rotary module",
     "blt": "its rotary modules take the encoder, global and decoder sub-configs, not text_config",
     "nemotron3_diarization": "its default config cannot build its own rotary module",
+    "pi05": "the rotary module is the action expert's (dit_config), not the language model's",
 }
 # Default configs whose hidden_size / num_attention_heads × partial_rotary_factor is odd (21,
 # 73): no released checkpoint has that; they are checked at the head_dim their releases use.
