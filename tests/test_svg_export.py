@@ -138,7 +138,7 @@ def test_every_view_as_svg_renders_outside_qt_like_its_png(window, qtbot, tmp_pa
         tab = window.tab(spec.name)
         window.tabs.setCurrentWidget(tab)
         for name in sorted(spec.views):
-            view = tab.show_view(name)
+            view = tab.ready_view(name)  # its page laid out and its exact frame drawn
             qtbot.waitUntil(
                 lambda tab=tab: tab.frame is not None and tab.frame.params == tab.request(),
                 timeout=FRAME_TIMEOUT_MS,
