@@ -90,4 +90,5 @@ def test_repeated_runs_print_the_median_table_in_markdown():
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("| tab · page | 512 · 512 · 128 |")
-    assert len(lines) == 3 and lines[2].startswith("| absolute · all | ")
+    assert len(lines) == 5 and lines[2].startswith("| absolute · all | ")
+    assert lines[3] == "" and lines[4].startswith("First frame ") and "peak memory" in lines[4]

@@ -106,3 +106,8 @@ def test_several_runs_report_the_median_of_each_figure():
     lines = text.splitlines()
     assert lines[0].startswith("| tab · page | 512 · 512 · 128 | 1,048,576 · 512 · 128 |")
     assert lines[2].startswith("| absolute · all | 20 / 20 | 80 / 20 → exact 400 / 20 |")
+    assert lines[-1] == (
+        "First frame 0.8 s after launch, peak memory 800 MB over the whole run, `close()` "
+        "mid-computation 20.0 ms; the seed-style redraw 250 / 250 ms, 12.5× the Absolute tab's "
+        "p50."
+    )

@@ -173,4 +173,20 @@ def markdown(report: dict) -> str:
             + " | ".join(cells)
             + f" | {split} | {stall:.0f} | {', '.join(missed)} |"
         )
-    return "\n".join(lines)
+    return "\n".join([*lines, "", _whole_run(report)])
+
+
+def _whole_run(report: dict) -> str:
+    """The whole-run figures under the README's table, as a sentence."""
+    seed, ratio = report["seed"], seed_ratio(report)
+    seed_part = (
+        ""
+        if seed is None or ratio is None
+        else f"; the seed-style redraw {seed['p50_ms']:.0f} / {seed['p95_ms']:.0f} ms, "
+        f"{ratio:.1f}× the Absolute tab's p50"
+    )
+    return (
+        f"First frame {report['first_frame_s']} s after launch, peak memory "
+        f"{report['peak_rss_mb']:.0f} MB over the whole run, `close()` mid-computation "
+        f"{report['close_ms']} ms{seed_part}."
+    )
