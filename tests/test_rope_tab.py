@@ -93,7 +93,7 @@ def test_play_animates_the_position(window, qtbot, tab):
 def test_invariance_curve_is_flat_and_matches_rotation(window, drive, tab):
     tab.query.setCurrentIndex(1)
     drive(window, lambda: tab.shift.setValue(40), channel="rope")
-    tab.show_view("invariance")
+    tab.ready_view("invariance")  # only the page in front is computed: this one's frame
     rotated, unrotated = tab.invariance_view.curve_items
     _, scores = data(rotated)
     q, k = torch.randn(2, 1, 128, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
@@ -107,7 +107,7 @@ def test_invariance_curve_is_flat_and_matches_rotation(window, drive, tab):
 
 
 def test_decay_curves_and_log_axis(window, drive, tab):
-    tab.show_view("decay")
+    tab.ready_view("decay")
     ones, mean = tab.decay_view.curve_items
     d, score = data(ones)
     expected = 2 * torch.cos(torch.from_numpy(d)[:, None] * rope.inv_freq(128)).sum(1)
@@ -132,7 +132,7 @@ def test_spectrum_marks_pairs_longer_than_the_context(window, drive, tab):
 
 def test_layout_map_and_permutation(window, drive, tab):
     drive(window, lambda: window.parameters.head_dim.setValue(8), channel="rope")
-    tab.show_view("layout")
+    tab.ready_view("layout")
     np.testing.assert_array_equal(
         tab.layout_view.image.image, [[0, 0, 1, 1, 2, 2, 3, 3], [0, 1, 2, 3, 0, 1, 2, 3]]
     )
@@ -142,7 +142,7 @@ def test_layout_map_and_permutation(window, drive, tab):
 
 
 def test_precision_views_follow_the_dtype(window, drive, tab):
-    tab.show_view("error")
+    tab.ready_view("error")
     drive(window, lambda: tab.dtype.setCurrentText("float64"), channel="rope")
     assert np.all(tab.error_view.image.image == np.float32(np.log10(ERROR_FLOOR)))
     drive(window, lambda: tab.dtype.setCurrentText("bfloat16"), channel="rope")
@@ -157,6 +157,7 @@ def test_precision_views_follow_the_dtype(window, drive, tab):
 def test_play_keeps_the_precision_notes(window, drive, qtbot):
     tab = window.tab("rope")
     drive(window, lambda: window.tabs.setCurrentWidget(tab), "rope")
+    tab.ready_view("error")  # the note is the precision page's
     drive(window, lambda: tab.dtype.setCurrentText("float16"), "rope")
     drive(window, lambda: window.parameters.seq_len.setValue(70_000), "rope")
     assert "float16 cannot hold" in tab.message.text()
@@ -198,18 +199,48 @@ def test_a_control_of_one_rope_page_recomputes_only_that_page():
     cpu = torch.device("cpu")
     first = compute_rope(RopeParams(300, 32, 1e4), cpu)
     moved = compute_rope(replace(first.params, dtype="float16"), cpu)
-    assert moved.table is first.table and moved.decay_mean is first.decay_mean
-    assert moved.rotated_scores is first.rotated_scores
-    assert not np.array_equal(moved.error_table, first.error_table)
+    assert moved.tables.table is first.tables.table
+    assert moved.invariance.decay_mean is first.invariance.decay_mean
+    assert moved.invariance.rotated_scores is first.invariance.rotated_scores
+    assert not np.array_equal(moved.precision.error_table, first.precision.error_table)
     apart = compute_rope(replace(first.params, key_position=9), cpu)
-    assert apart.table is first.table and apart.error_table is first.error_table
+    assert apart.tables.table is first.tables.table
+    assert apart.precision.error_table is first.precision.error_table
     # q = k = 1 at distance 9: (R_m q)·(R_{m+9} k) = Σᵢ 2·cos(9·θᵢ), at every shift
     expected = 2 * np.cos(9 * rope.inv_freq(32).numpy()).sum()
-    np.testing.assert_allclose(apart.rotated_scores, expected, rtol=1e-12)
+    np.testing.assert_allclose(apart.invariance.rotated_scores, expected, rtol=1e-12)
     cosine = compute_rope(replace(first.params, table="cos"), cpu)
-    assert cosine.decay_mean is first.decay_mean and cosine.table is not first.table
+    assert cosine.invariance.decay_mean is first.invariance.decay_mean
+    assert cosine.tables.table is not first.tables.table
     angles = rope.angles(torch.arange(300), rope.inv_freq(32)).numpy()
-    np.testing.assert_allclose(cosine.table, np.cos(angles), atol=1e-6)
+    np.testing.assert_allclose(cosine.tables.table, np.cos(angles), atol=1e-6)
+
+
+def test_the_pages_asked_for_are_computed_and_no_others():
+    cpu = torch.device("cpu")
+    frame = compute_rope(RopeParams(300, 32, 1e4, pages=("precision",)), cpu)
+    assert frame.precision is not None
+    assert frame.tables is None and frame.invariance is None and frame.layouts is None
+    # the rotation page's panels are compute_rotation's: nothing here
+    rotation = compute_rope(RopeParams(300, 32, 1e4, pages=("rotation",)), cpu)
+    assert (rotation.tables, rotation.invariance, rotation.layouts, rotation.precision) == (
+        None,
+        None,
+        None,
+        None,
+    )
+    with pytest.raises(ValueError, match="pages must be among tables, rotation, invariance"):
+        RopeParams(300, 32, 1e4, pages=("decay",))
+
+
+def test_only_the_page_in_front_is_computed_and_a_page_change_computes_its_own(window, drive, tab):
+    assert tab.current_page() == "tables"
+    assert tab.frame.tables is not None and tab.frame.precision is None
+    assert tab.frame.invariance is None and tab.frame.layouts is None
+    view = tab.ready_view("error")
+    assert tab.frame.precision is not None and tab.frame.tables is None
+    assert view.image.image.shape == (64, 64)  # positions × pairs at head_dim 128
+    assert not tab.is_waiting()
 
 
 def test_on_the_rotation_page_its_panels_are_computed_first(window, drive, tab):

@@ -27,6 +27,8 @@ ERROR_FLOOR = 1e-18  # log10 of an exact (zero) error is drawn as −18
 # each pixel; a wider window is evaluated at the first position of each pixel (and says so).
 EXACT_ERROR_POSITIONS = 1 << 16
 TRAIL_POINTS = 4096  # a rotation trail needs at most one turn, and this many points of it
+# The tab's pages; the rotation panels are computed apart (``compute_rotation``).
+PAGES = ("tables", "rotation", "invariance", "layouts", "precision")
 
 
 @dataclass(frozen=True)
@@ -46,15 +48,23 @@ class RopeParams:
     decay_x: Window | None = None  # distances
     error_windows: tuple[Window, Window] | None = None  # (pairs, positions)
     error_x: Window | None = None  # positions
+    pages: tuple[str, ...] | None = None  # the pages to compute (None: every page)
+
+    def __post_init__(self) -> None:
+        unknown = set(self.pages or ()) - set(PAGES)
+        if unknown:
+            raise ValueError(f"pages must be among {', '.join(PAGES)}, got {sorted(unknown)}")
 
 
 @dataclass(frozen=True)
-class RopeFrame:
-    params: RopeParams
+class TablesPage:
     table_col_edges: np.ndarray  # pair edges
     table_row_edges: np.ndarray  # position edges
     table: np.ndarray  # angle mod 2π (circular mean), cos or sin: exact means over each pixel
-    wavelengths: np.ndarray  # [r/2] positions per turn, 2π/θ_i
+
+
+@dataclass(frozen=True)
+class InvariancePage:
     distances: np.ndarray  # centre distance of each pixel
     decay_ones: np.ndarray  # q = k = 1: mean of 2·Σ_i cos(d·θ_i) over each pixel
     decay_mean: np.ndarray  # over random q, k: mean of the pixel means
@@ -63,8 +73,16 @@ class RopeFrame:
     rotated_scores: np.ndarray  # (R_{m+t} q)·(R_{n+t} k), by actually rotating
     score_at_shift: float  # the same at params.shift exactly
     unrotated_score: float  # q·k
+
+
+@dataclass(frozen=True)
+class LayoutsPage:
     layout_pairs: np.ndarray  # [2, r] pair index of each channel: interleaved, half
     permutation: np.ndarray  # [r] P: half-layout channel j holds interleaved channel P[j]
+
+
+@dataclass(frozen=True)
+class PrecisionPage:
     error_col_edges: np.ndarray
     error_row_edges: np.ndarray
     error_table: np.ndarray  # log10 of the mean |cos error| in params.dtype over each pixel
@@ -72,6 +90,18 @@ class RopeFrame:
     error_by_position: np.ndarray  # worst |cos error| over pairs (and the pixel's positions)
     error_sampled: bool  # True when the window was too wide to average every position
     unrepresentable: int  # positions of the window params.dtype cannot hold (NaN/inf errors)
+
+
+@dataclass(frozen=True)
+class RopeFrame:
+    """The arrays of the pages asked for (``params.pages``); None for the others."""
+
+    params: RopeParams
+    wavelengths: np.ndarray  # [r/2] positions per turn, 2π/θ_i
+    tables: TablesPage | None
+    invariance: InvariancePage | None
+    layouts: LayoutsPage | None
+    precision: PrecisionPage | None
 
 
 @dataclass(frozen=True)
@@ -113,16 +143,16 @@ def _errors(theta: torch.Tensor, pairs: Window, rows: Window, dtype: torch.dtype
 # Each group of views keeps its arrays by the parameters it depends on: a control of one page
 # (the dtype, say) recomputes that page's arrays only.
 @functools.lru_cache(maxsize=2)
-def _table(
+def _tables(
     head_dim: int, theta: float, kind: str, windows: tuple[Window, Window], device: torch.device
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> TablesPage:
     """Pair edges, position edges and the table (angle, cos or sin) over each pixel."""
     pairs, rows = windows
     inv_freq = rope.inv_freq(head_dim, theta).to(device)
     table = rope.block_mean_table(
         *runs_on(rows, device), *runs_on(pairs, device), inv_freq, kind=kind
     )
-    return binning.edges(pairs).numpy(), binning.edges(rows).numpy(), to_numpy(table)
+    return TablesPage(binning.edges(pairs).numpy(), binning.edges(rows).numpy(), to_numpy(table))
 
 
 @functools.lru_cache(maxsize=2)
@@ -172,15 +202,22 @@ def _invariance(
 @functools.lru_cache(maxsize=2)
 def _precision(
     head_dim: int, theta: float, dtype: str, windows: tuple[Window, Window], curve_x: Window
-) -> tuple[np.ndarray, bool, _Errors]:
-    """The error table (log10 of each block's mean), whether it is sampled, and the worst
-    error by position (computed on the CPU: the dtype's rounding is what is shown)."""
+) -> PrecisionPage:
+    """The error table (log10 of each block's mean) and the worst error by position
+    (computed on the CPU: the dtype's rounding is what is shown)."""
     inv_freq = rope.inv_freq(head_dim, theta)
     n_pairs = inv_freq.numel()
     table = _errors(inv_freq, *windows, DTYPES[dtype])
-    log_table = to_numpy(torch.log10(table.block.clamp_min(ERROR_FLOOR)))
     curve = _errors(inv_freq, Window(0, n_pairs, n_pairs), curve_x, DTYPES[dtype])
-    return log_table, table.sampled, curve
+    return PrecisionPage(
+        error_col_edges=binning.edges(windows[0]).numpy(),
+        error_row_edges=binning.edges(windows[1]).numpy(),
+        error_table=to_numpy(torch.log10(table.block.clamp_min(ERROR_FLOOR))),
+        error_x=curve.x.numpy(),
+        error_by_position=curve.worst.numpy(),
+        error_sampled=table.sampled or curve.sampled,
+        unrepresentable=curve.unrepresentable,
+    )
 
 
 def _invariance_key(p: RopeParams) -> RopeParams:
@@ -198,56 +235,58 @@ def _invariance_key(p: RopeParams) -> RopeParams:
 
 
 def compute_rope(params: RopeParams, device: torch.device) -> RopeFrame:
-    """All RoPE views but the rotation panels, for ``params``."""
+    """The arrays of the RoPE views on the pages ``params.pages`` (default: every page; the
+    rotation panels are ``compute_rotation``'s)."""
     p, seq_len, head_dim = params, params.seq_len, params.head_dim
     inv_freq = rope.inv_freq(head_dim, p.theta)
     n_pairs = inv_freq.numel()
     whole = (full(None, 0, n_pairs), full(None, 0, seq_len))
-    table_cols, table_rows, table = _table(
-        head_dim, p.theta, p.table, p.table_windows or whole, device
+
+    def wanted(page: str) -> bool:
+        checkpoint()  # between pages: a newer request stops this one here
+        return p.pages is None or page in p.pages
+
+    tables = (
+        _tables(head_dim, p.theta, p.table, p.table_windows or whole, device)
+        if wanted("tables")
+        else None
     )
-
-    checkpoint()  # between views: a newer request stops this one here
-    query = p.query or QueryKey(head_dim)
-    decay = _decay(head_dim, p.theta, p.layout, query.seed, full(p.decay_x, 0, seq_len), device)
-
-    checkpoint()
-    shifts, scores, score_at_shift, unrotated = _invariance(
-        _invariance_key(p), query, full(p.invariance_x, 0, seq_len), device
-    )
-
-    rotary_dim = 2 * n_pairs
-    layout_pairs = torch.stack([rope.channel_pairs(rotary_dim, layout) for layout in rope.LAYOUTS])
-
-    checkpoint()
-    error_windows = p.error_windows or whole
-    error_table, table_sampled, curve = _precision(
-        head_dim, p.theta, p.dtype, error_windows, full(p.error_x, 0, seq_len)
+    invariance = _invariance_page(p, device) if wanted("invariance") else None
+    layouts = None
+    if wanted("layouts"):
+        rotary_dim = 2 * n_pairs
+        layouts = LayoutsPage(
+            torch.stack([rope.channel_pairs(rotary_dim, name) for name in rope.LAYOUTS]).numpy(),
+            rope.permutation(rotary_dim).numpy(),
+        )
+    precision = (
+        _precision(
+            head_dim, p.theta, p.dtype, p.error_windows or whole, full(p.error_x, 0, seq_len)
+        )
+        if wanted("precision")
+        else None
     )
     return RopeFrame(
         params=p,
-        table_col_edges=table_cols,
-        table_row_edges=table_rows,
-        table=table,
         wavelengths=rope.wavelengths(inv_freq).numpy(),
-        distances=decay[0],
-        decay_ones=decay[1],
-        decay_mean=decay[2],
-        decay_std=decay[3],
-        shifts=shifts,
-        rotated_scores=scores,
-        score_at_shift=score_at_shift,
-        unrotated_score=unrotated,
-        layout_pairs=layout_pairs.numpy(),
-        permutation=rope.permutation(rotary_dim).numpy(),
-        error_col_edges=binning.edges(error_windows[0]).numpy(),
-        error_row_edges=binning.edges(error_windows[1]).numpy(),
-        error_table=error_table,
-        error_x=curve.x.numpy(),
-        error_by_position=curve.worst.numpy(),
-        error_sampled=table_sampled or curve.sampled,
-        unrepresentable=curve.unrepresentable,
+        tables=tables,
+        invariance=invariance,
+        layouts=layouts,
+        precision=precision,
     )
+
+
+def _invariance_page(p: RopeParams, device: torch.device) -> InvariancePage:
+    """The decay and invariance curves (each kept by what it reads)."""
+    query = p.query or QueryKey(p.head_dim)
+    distances, ones, mean, std = _decay(
+        p.head_dim, p.theta, p.layout, query.seed, full(p.decay_x, 0, p.seq_len), device
+    )
+    checkpoint()
+    shifts, scores, score_at_shift, unrotated = _invariance(
+        _invariance_key(p), query, full(p.invariance_x, 0, p.seq_len), device
+    )
+    return InvariancePage(distances, ones, mean, std, shifts, scores, score_at_shift, unrotated)
 
 
 @dataclass(frozen=True)

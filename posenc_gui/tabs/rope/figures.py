@@ -1,5 +1,5 @@
-"""How the RoPE tab draws a frame: one function per group of views (the tab's ``draw`` calls
-them in turn)."""
+"""How the RoPE tab draws a frame: one function per page (the tab's ``draw`` calls those of
+the pages the frame holds)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from posenc_gui.i18n import tr
-from posenc_gui.tabs.rope.compute import ERROR_FLOOR, EXACT_ERROR_POSITIONS, RopeFrame
+from posenc_gui.tabs.rope.compute import (
+    ERROR_FLOOR,
+    EXACT_ERROR_POSITIONS,
+    InvariancePage,
+    LayoutsPage,
+    PrecisionPage,
+    RopeFrame,
+    TablesPage,
+)
 from posenc_gui.views import Band, Curve, Line
 from posenc_gui.views.style import CYCLIC, DIVERGING, set_title
 
@@ -16,7 +24,7 @@ if TYPE_CHECKING:
     from posenc_gui.tabs.rope.tab import RopeTab
 
 
-def draw_tables(tab: RopeTab, frame: RopeFrame) -> None:
+def draw_tables(tab: RopeTab, frame: RopeFrame, page: TablesPage) -> None:
     """(a) the rotation table and (b) each pair's wavelength against seq_len."""
     p = frame.params
     pairs = np.arange(len(frame.wavelengths))
@@ -30,9 +38,9 @@ def draw_tables(tab: RopeTab, frame: RopeFrame) -> None:
         levels = (-1.0, 1.0)
     n_pairs = len(frame.wavelengths)
     tab.table_view.set_data(
-        frame.table,
-        x_edges=frame.table_col_edges,
-        y_edges=frame.table_row_edges,
+        page.table,
+        x_edges=page.table_col_edges,
+        y_edges=page.table_row_edges,
         levels=levels,
         extent=(n_pairs, p.seq_len),
     )
@@ -59,23 +67,23 @@ def draw_tables(tab: RopeTab, frame: RopeFrame) -> None:
     )
 
 
-def draw_invariance(tab: RopeTab, frame: RopeFrame) -> None:
-    """(c) the score under a common shift t, and its readout."""
+def draw_invariance(tab: RopeTab, frame: RopeFrame, page: InvariancePage) -> None:
+    """(c) the score under a common shift t and its readout, (d) the long-term decay."""
     p = frame.params
-    score = frame.score_at_shift
-    drift = float(np.max(np.abs(frame.rotated_scores - frame.rotated_scores[0])))
-    binned = len(frame.shifts) < p.seq_len
+    score = page.score_at_shift
+    drift = float(np.max(np.abs(page.rotated_scores - page.rotated_scores[0])))
+    binned = len(page.shifts) < p.seq_len
     tab.invariance_view.set_curves(
         [
             Curve(
                 "(Rₘ₊ₜq)·(Rₙ₊ₜk)" + (tr(", first t of each pixel") if binned else ""),
-                frame.shifts,
-                frame.rotated_scores,
+                page.shifts,
+                page.rotated_scores,
             ),
             Curve(
                 tr("unrotated q·k"),
-                frame.shifts,
-                np.full_like(frame.shifts, frame.unrotated_score),
+                page.shifts,
+                np.full_like(page.shifts, page.unrotated_score),
                 dashed=True,
             ),
         ],
@@ -87,62 +95,62 @@ def draw_invariance(tab: RopeTab, frame: RopeFrame) -> None:
             "m = {0}, n = {1}, t = {2}: RoPE score {3:.10g}; largest "
             "|score(t) − score(0)| over the t drawn: {4:.2e}; unrotated q·k ="
             " {5:.10g}"
-        ).format(p.query_position, p.key_position, p.shift, score, drift, frame.unrotated_score)
+        ).format(p.query_position, p.key_position, p.shift, score, drift, page.unrotated_score)
     )
+    _draw_decay(tab, p.seq_len, page)
 
 
-def draw_decay(tab: RopeTab, frame: RopeFrame) -> None:
+def _draw_decay(tab: RopeTab, seq_len: int, page: InvariancePage) -> None:
     """(d) the score's long-term decay against distance."""
-    p = frame.params
-    d = frame.distances
-    log = tab.log_distance.isChecked() and p.seq_len > 1
+    d = page.distances
+    log = tab.log_distance.isChecked() and seq_len > 1
     keep = d > 0 if log else np.ones_like(d, dtype=bool)
     tab.decay_view.set_curves(
         [
-            Curve(tr("q = k = 1 (RoFormer §3.4.3)"), d[keep], frame.decay_ones[keep]),
-            Curve(tr("random q, k: mean"), d[keep], frame.decay_mean[keep], color=1),
+            Curve(tr("q = k = 1 (RoFormer §3.4.3)"), d[keep], page.decay_ones[keep]),
+            Curve(tr("random q, k: mean"), d[keep], page.decay_mean[keep], color=1),
         ],
         bands=[
             Band(
                 tr("random q, k: mean ± std"),
                 d[keep],
-                (frame.decay_mean - frame.decay_std)[keep],
-                (frame.decay_mean + frame.decay_std)[keep],
+                (page.decay_mean - page.decay_std)[keep],
+                (page.decay_mean + page.decay_std)[keep],
             )
         ],
-        x_extent=(1 if log else 0, p.seq_len),
+        x_extent=(1 if log else 0, seq_len),
     )
 
 
-def draw_layouts(tab: RopeTab, frame: RopeFrame) -> None:
+def draw_layouts(tab: RopeTab, frame: RopeFrame, page: LayoutsPage) -> None:
     """(e) which pair each channel belongs to in both layouts, (f) the permutation."""
     tab.layout_view.set_data(
-        frame.layout_pairs.astype(np.float32),
+        page.layout_pairs.astype(np.float32),
         levels=(0.0, max(1.0, len(frame.wavelengths) - 1.0)),
         row_labels=[tr("interleaved"), tr("half")],
     )
     tab.permutation_view.set_curves(
-        [Curve("P[j]", np.arange(len(frame.permutation)), frame.permutation, scatter=True)]
+        [Curve("P[j]", np.arange(len(page.permutation)), page.permutation, scatter=True)]
     )
 
 
-def draw_precision(tab: RopeTab, frame: RopeFrame) -> list[str]:
+def draw_precision(tab: RopeTab, frame: RopeFrame, page: PrecisionPage) -> list[str]:
     """(g) rounding error per pair and position, (h) its largest per position; the notes to show."""
     p = frame.params
-    inexact = frame.error_table[frame.error_table > np.log10(ERROR_FLOOR)]  # zeros aside
+    inexact = page.error_table[page.error_table > np.log10(ERROR_FLOOR)]  # zeros aside
     low = float(inexact.min()) if inexact.size else np.log10(ERROR_FLOOR)
-    high = float(frame.error_table.max())
+    high = float(page.error_table.max())
     tab.error_view.set_data(
-        frame.error_table,
-        x_edges=frame.error_col_edges,
-        y_edges=frame.error_row_edges,
+        page.error_table,
+        x_edges=page.error_col_edges,
+        y_edges=page.error_row_edges,
         levels=(low, max(high, low + 1.0)),
         extent=(len(frame.wavelengths), p.seq_len),
     )
-    sampled = tr(" (sampled)") if frame.error_sampled else ""
+    sampled = tr(" (sampled)") if page.error_sampled else ""
     set_title(tab.error_view.plot, tr("(g) log₁₀ |cos − cos₆₄|{0}").format(sampled))
     notes = []
-    if frame.error_sampled:
+    if page.error_sampled:
         notes.append(
             tr(
                 "Precision views: over {0:,} positions each pixel shows the "
@@ -150,22 +158,22 @@ def draw_precision(tab: RopeTab, frame: RopeFrame) -> list[str]:
                 "form mean)"
             ).format(EXACT_ERROR_POSITIONS)
         )
-    finite = np.isfinite(frame.error_by_position)
+    finite = np.isfinite(page.error_by_position)
     tab.error_curve_view.set_curves(
         [
             Curve(
                 tr("{0}: max |cos error|{1}").format(p.dtype, sampled),
-                frame.error_x[finite],
-                np.maximum(frame.error_by_position[finite], ERROR_FLOOR),
+                page.error_x[finite],
+                np.maximum(page.error_by_position[finite], ERROR_FLOOR),
             )
         ],
         x_extent=(0, p.seq_len),
     )
-    if frame.unrepresentable:
+    if page.unrepresentable:
         notes.append(
             tr(
                 "{0} cannot hold {1} of the positions (above {2:g} for "
                 "float16): they are left out of the precision views"
-            ).format(p.dtype, frame.unrepresentable, float(np.finfo(np.float16).max))
+            ).format(p.dtype, page.unrepresentable, float(np.finfo(np.float16).max))
         )
     return notes

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
@@ -31,7 +33,6 @@ from posenc_gui.tabs.rope.compute import (
     compute_rotation,
 )
 from posenc_gui.tabs.rope.figures import (
-    draw_decay,
     draw_invariance,
     draw_layouts,
     draw_precision,
@@ -61,6 +62,7 @@ class RopeTab(Tab):
     compute = staticmethod(compute_rope)
     preset_kinds = ROPE_KINDS
     compare = COMPARE
+    per_page = True  # only the page in front is computed
 
     @classmethod
     def shows_preset(cls, preset: Preset) -> bool:
@@ -310,6 +312,22 @@ class RopeTab(Tab):
         seq_len = self.parameters.seq_len.value()
         n_pairs = self.parameters.head_dim.value() // 2
         log = self.log_distance.isChecked()
+        page = self.current_page() or "tables"
+        # Only the page in front is computed: its views' windows alone (another page's views
+        # are resized when it is laid out, which must not make this page's frame stale).
+        by_page: dict[str, dict[str, Any]] = {
+            "tables": {"table_windows": self.table_view.windows(n_pairs, seq_len)},
+            "rotation": {},  # its panels: refresh_rotation
+            "invariance": {
+                "invariance_x": self.invariance_view.x_window(0, seq_len),
+                "decay_x": self.decay_view.x_window(1 if log and seq_len > 1 else 0, seq_len),
+            },
+            "layouts": {},
+            "precision": {
+                "error_windows": self.error_view.windows(n_pairs, seq_len),
+                "error_x": self.error_curve_view.x_window(0, seq_len),
+            },
+        }
         return RopeParams(
             seq_len=seq_len,
             head_dim=self.parameters.head_dim.value(),
@@ -321,11 +339,8 @@ class RopeTab(Tab):
             key_position=self.key_position.value(),
             shift=self.shift.value(),
             dtype=self.dtype.currentData(),
-            table_windows=self.table_view.windows(n_pairs, seq_len),
-            invariance_x=self.invariance_view.x_window(0, seq_len),
-            decay_x=self.decay_view.x_window(1 if log and seq_len > 1 else 0, seq_len),
-            error_windows=self.error_view.windows(n_pairs, seq_len),
-            error_x=self.error_curve_view.x_window(0, seq_len),
+            pages=(page,),
+            **by_page[page],
         )
 
     def caption_parameters(self) -> str:
@@ -336,11 +351,15 @@ class RopeTab(Tab):
         )
 
     def draw(self, frame: RopeFrame) -> None:
-        draw_tables(self, frame)
-        draw_invariance(self, frame)
-        draw_decay(self, frame)
-        draw_layouts(self, frame)
-        self.note("frame", "\n".join(draw_precision(self, frame)))
+        if frame.tables is not None:
+            draw_tables(self, frame, frame.tables)
+        if frame.invariance is not None:
+            draw_invariance(self, frame, frame.invariance)
+        if frame.layouts is not None:
+            draw_layouts(self, frame, frame.layouts)
+        # the precision views' notes, while they are in front
+        notes = [] if frame.precision is None else draw_precision(self, frame, frame.precision)
+        self.note("frame", "\n".join(notes))
 
     def draw_rotation(self, frame: RotationFrame) -> None:
         self.rotation_view.set_panels(
