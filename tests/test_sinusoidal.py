@@ -258,9 +258,12 @@ def test_float32_block_means_stay_within_their_bound_at_the_largest_size(layout)
 
 
 def test_float32_phasor_means_are_reduced_before_rounding():
-    """Positions near 2^20 at the highest frequency: float32 of the raw angle would be off by
-    ~0.06 rad; reduced mod 2π in float64 first, each mean is within 1e-6."""
-    starts = torch.arange((1 << 20) - 64, 1 << 20)
+    """Positions near ±2^20 at the highest frequency (negative ones: the relative table's
+    keys j − i): float32 of the raw angle would be off by ~0.06 rad; reduced mod 2π in
+    float64 first, each mean is within 1e-6."""
+    starts = torch.cat(
+        (torch.arange((1 << 20) - 64, 1 << 20), torch.arange(-(1 << 20), 64 - (1 << 20)))
+    )
     counts = torch.ones_like(starts)
     omega = sinusoidal.frequencies(512, 1e4)
     exact = binning.mean_cos_sin(starts, counts, omega)
