@@ -6,7 +6,9 @@ smaller ones) took longer than COARSE_AFTER_MS to compute (one control's views c
 while another's are kept), a request is first computed coarse — its views at 1/COARSE_FACTOR
 of their pixels along each axis (``encodings.window.coarsened``) — and the exact one is asked
 for once no newer change came for EXACT_AFTER_IDLE_MS: a slider being dragged gets coarse
-frames only, never an exact one it would have to abandon.
+frames only, never an exact one it would have to abandon. A request equal to the exact one
+being computed on the same device (a control that changed none of its parameters) leaves that
+computation running.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ class FrameRequests(QObject):
         self._warm = False  # after the first exact frame
         self._exact: Any = None  # the request whose exact frame is wanted
         self._exact_id = 0  # the engine's id of it, once submitted
+        self._in_flight: str | None = None  # the device computing it until it is drawn
         self._shown: Any = None  # the request whose exact frame is on screen
         self._exact_after = QTimer(self, singleShot=True, interval=EXACT_AFTER_IDLE_MS)
         self._exact_after.timeout.connect(self._submit_exact)
@@ -70,6 +73,10 @@ class FrameRequests(QObject):
     def submit(self, compute: Callable[[Any, Any], Any], request: Any) -> None:
         """Ask for ``compute(request, device)``'s frame: coarse first when frames are heavy
         (never blocks)."""
+        same = request == self._exact and compute == self._compute
+        if same and self._in_flight == self._engine.device:
+            return  # its frame is being computed: starting again would only lose that work
+        self._in_flight = None  # whatever runs now is superseded
         self._exact_after.stop()
         self._compute, self._exact = compute, request
         sizes = self._sizes_now()
@@ -97,11 +104,13 @@ class FrameRequests(QObject):
 
     def stop(self) -> None:
         """No frame is coming (refused settings, a failed computation): no busy sign."""
+        self._in_flight = None
         self._busy_after.stop()
         self.busy.hide()
         self.busy.setText(tr(BUSY_TEXT))
 
     def _submit_exact(self) -> None:
+        self._in_flight = self._engine.device
         self._exact_id = self._engine.submit(
             self._channel, self._compute, self._exact, self._show_exact
         )
