@@ -39,6 +39,10 @@ class Setting:
     minimum: Callable[[Mapping[str, int]], int] | None = None
 
 
+# The parameters every entry is handed, as ``Inputs`` names them.
+SHARED = ("seq_len", "d_model", "head_dim", "theta")
+
+
 @dataclass(frozen=True)
 class Inputs:
     """The shared parameters, every entry's settings, and the runs of distances ``k ≥ 0``
@@ -72,9 +76,11 @@ class Curve:
 @dataclass(frozen=True)
 class Entry:
     """One encoding on the Compare tab: ``name``, one text per ``CRITERIA`` (untranslated),
-    its settings and ``curves(inputs)``."""
+    its settings, ``curves(inputs)`` and the ``SHARED`` parameters those read (the others are
+    0 in its inputs: a change of them leaves its curves as they are)."""
 
     name: str
     criteria: tuple[str, str, str, str, str]
     curves: Callable[[Inputs], tuple[Curve, ...]]
     settings: tuple[Setting, ...] = ()
+    reads: tuple[str, ...] = SHARED

@@ -12,6 +12,7 @@ import torch
 from transformers.models.t5.modeling_t5 import T5Attention
 
 from posenc_gui import registry
+from posenc_gui.comparison import Curve, Entry, Inputs
 from posenc_gui.encodings import binning
 from posenc_gui.encodings.window import Window
 from posenc_gui.tabs.compare.compute import CompareFrame, CompareParams, compute_compare
@@ -221,3 +222,44 @@ def test_the_log_axis_starts_at_distance_one_at_any_length(window, drive):
     fill = tab.similarity_view.bands[0][1]
     band_x, _ = fill.curves[0].getData()
     np.testing.assert_allclose(band_x, np.log10(tab.frame.distances))  # the band follows log x
+
+
+def test_an_entry_is_recomputed_only_for_the_shared_parameters_it_reads():
+    calls: dict[str, list[Inputs]] = {"theta": [], "nothing": []}
+
+    def recording(name: str) -> Entry:
+        def curves(inputs: Inputs) -> tuple[Curve, ...]:
+            calls[name].append(inputs)
+            return (Curve(name, name, np.ones(len(inputs.starts))),)
+
+        reads = ("theta",) if name == "theta" else ()
+        return Entry(name, ("", "", "", "", ""), curves, reads=reads)
+
+    entries = (recording("theta"), recording("nothing"))
+    for theta, d_model in ((10.0, 64), (20.0, 64), (20.0, 128)):
+        compute_compare(CompareParams(100, d_model, 32, theta, entries), CPU)
+    assert [inputs.theta for inputs in calls["theta"]] == [10.0, 20.0]
+    assert calls["theta"][0].d_model == 0 and calls["theta"][0].head_dim == 0  # not read
+    assert len(calls["nothing"]) == 1 and calls["nothing"][0].theta == 0
+
+
+def test_every_entry_reads_what_its_curves_depend_on():
+    """Each registered entry's curves with the shared parameters it does not read changed
+    are its curves: its ``reads`` leaves nothing out."""
+    starts, counts = binning.runs(Window(0, 300, 60))
+    settings = {
+        setting.name: setting.default
+        for entry in registry.compare_entries()
+        for setting in entry.settings
+    }
+    for entry in registry.compare_entries():
+        one = dict(seq_len=300, d_model=64, head_dim=32, theta=500.0)
+        other = {name: one[name] if name in entry.reads else one[name] * 2 for name in one}
+        first, second = (
+            entry.curves(
+                Inputs(**shared, settings=settings, starts=starts, counts=counts, device=CPU)
+            )
+            for shared in (one, other)
+        )
+        for a, b in zip(first, second, strict=True):
+            np.testing.assert_array_equal(a.values, b.values, err_msg=entry.name)

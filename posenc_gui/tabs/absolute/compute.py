@@ -201,5 +201,6 @@ COMPARE = (
             N_("Easy"),
         ),
         compare_curves,
+        reads=("d_model", "theta"),
     ),
 )

@@ -12,7 +12,7 @@ import numpy as np
 import torch
 
 from posenc_gui.cancel import checkpoint
-from posenc_gui.comparison import Curve, Entry, Inputs
+from posenc_gui.comparison import SHARED, Curve, Entry, Inputs
 from posenc_gui.encodings import binning
 from posenc_gui.encodings.window import Window, full
 
@@ -42,25 +42,29 @@ class CompareFrame:
 def compute_compare(p: CompareParams, device: torch.device) -> CompareFrame:
     """Every entry's curves for ``p``."""
     window = full(p.x, 0, p.seq_len)
-    shared = (p.seq_len, p.d_model, p.head_dim, p.theta)
+    shared = dict(zip(SHARED, (p.seq_len, p.d_model, p.head_dim, p.theta), strict=True))
     settings = dict(p.settings)
     curves: list = []
     for entry in p.entries:
         checkpoint()  # between entries: a newer request stops this one here
+        read = tuple((name, shared[name]) for name in entry.reads)
         own = tuple((setting.name, settings[setting.name]) for setting in entry.settings)
-        curves += _entry_curves(entry, shared, own, window, device)
+        curves += _entry_curves(entry, read, own, window, device)
     return CompareFrame(p, binning.centres(window).numpy(), tuple(curves))
 
 
-# Kept by what an entry reads (the shared sizes and θ, its own settings and the window): a
-# setting of one entry recomputes that entry's curves only.
+# Kept by what an entry reads (the shared parameters it names, its own settings and the
+# window): a setting of one entry, or θ, recomputes only the curves that depend on it.
 @functools.lru_cache(maxsize=32)
 def _entry_curves(
     entry: Entry,
-    shared: tuple[int, int, int, float],
+    read: tuple[tuple[str, float], ...],
     own: tuple[tuple[str, int], ...],
     window: Window,
     device: torch.device,
 ) -> tuple[Curve, ...]:
     starts, counts = binning.runs(window)
-    return entry.curves(Inputs(*shared, dict(own), starts, counts, device))
+    shared: dict = dict.fromkeys(SHARED, 0) | dict(read)
+    return entry.curves(
+        Inputs(**shared, settings=dict(own), starts=starts, counts=counts, device=device)
+    )

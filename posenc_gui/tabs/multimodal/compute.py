@@ -219,5 +219,6 @@ COMPARE = (
             N_("Medium"),
         ),
         compare_curves,
+        reads=("head_dim", "theta"),
     ),
 )

@@ -379,6 +379,7 @@ COMPARE = (
         ),
         shaw_curves,
         (Setting("max_relative_position", N_("Shaw clip K"), 0, 512, 16),),
+        reads=(),
     ),
     Entry(
         N_("T5 bias"),
@@ -401,6 +402,7 @@ COMPARE = (
                 minimum=lambda s: relative.t5_max_exact(s["num_buckets"]) + 1,
             ),
         ),
+        reads=(),
     ),
     Entry(
         N_("ALiBi"),
@@ -413,5 +415,6 @@ COMPARE = (
         ),
         alibi_curves,
         (Setting("n_heads", N_("ALiBi n_heads"), 1, 128, 8),),
+        reads=(),
     ),
 )

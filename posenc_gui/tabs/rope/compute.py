@@ -372,5 +372,6 @@ COMPARE = (
         ),
         compare_curves,
         (Setting("seed", N_("seed (random q)"), 0, 2**31 - 1, 0, slider=False),),
+        reads=("head_dim", "theta"),
     ),
 )
