@@ -58,7 +58,6 @@ class FrameRequests(QObject):
         self._warm = False  # after the first exact frame
         self._exact: Any = None  # the request whose exact frame is wanted
         self._exact_id = 0  # the engine's id of it, once submitted
-        self._in_flight: str | None = None  # the device computing it until it is drawn
         self._shown: Any = None  # the request whose exact frame is on screen
         self._exact_after = QTimer(self, singleShot=True, interval=EXACT_AFTER_IDLE_MS)
         self._exact_after.timeout.connect(self._submit_exact)
@@ -74,9 +73,8 @@ class FrameRequests(QObject):
         """Ask for ``compute(request, device)``'s frame: coarse first when frames are heavy
         (never blocks)."""
         same = request == self._exact and compute == self._compute
-        if same and self._in_flight == self._engine.device:
+        if same and self._engine.is_coming(self._channel, self._exact_id):
             return  # its frame is being computed: starting again would only lose that work
-        self._in_flight = None  # whatever runs now is superseded
         self._exact_after.stop()
         self._compute, self._exact = compute, request
         sizes = self._sizes_now()
@@ -104,13 +102,11 @@ class FrameRequests(QObject):
 
     def stop(self) -> None:
         """No frame is coming (refused settings, a failed computation): no busy sign."""
-        self._in_flight = None
         self._busy_after.stop()
         self.busy.hide()
         self.busy.setText(tr(BUSY_TEXT))
 
     def _submit_exact(self) -> None:
-        self._in_flight = self._engine.device
         self._exact_id = self._engine.submit(
             self._channel, self._compute, self._exact, self._show_exact
         )

@@ -100,29 +100,25 @@ def test_frames_heavy_at_smaller_sizes_make_larger_ones_coarse_first(qtbot, monk
         engine.shutdown()
 
 
-def test_a_request_equal_to_the_one_computing_leaves_it_running(qtbot):
+def test_a_heavy_request_equal_to_the_exact_one_computing_leaves_it_running(qtbot, monkeypatch):
+    monkeypatch.setattr(posenc_gui.frame_requests, "COARSE_AFTER_MS", -1.0)  # every one heavy
     engine, owner, shown, calls = Engine("cpu"), QWidget(), [], []
     qtbot.addWidget(owner)
     requests = FrameRequests(engine, "t", shown.append, lambda: (64, 64, 64), over=owner)
 
     def slow(params: AbsoluteParams, _device: object) -> AbsoluteParams:
         calls.append(params)
-        time.sleep(0.2)
+        time.sleep(0.3 if params.table_rows.pixels == 40 else 0.0)  # the exact one is slow
         return params
 
     try:
-        request = AbsoluteParams(64, 64, 1e4)
-        requests.submit(slow, request)
-        qtbot.waitUntil(lambda: len(calls) == 1, timeout=FRAME_TIMEOUT_MS)
-        requests.submit(slow, request)  # a control none of its parameters depend on
-        requests.submit(slow, request)
+        request = AbsoluteParams(64, 64, 1e4, table_rows=Window(0, 64, 40))
+        requests.submit(slow, request)  # coarse first, the exact one once idle
+        qtbot.waitUntil(lambda: request in calls, timeout=FRAME_TIMEOUT_MS)
+        requests.submit(slow, request)  # while the exact one computes: no coarse one again
         qtbot.waitUntil(lambda: not requests.is_waiting(), timeout=FRAME_TIMEOUT_MS)
-        qtbot.wait(300)  # time for a restarted computation to come
-        assert calls == [request] and shown == [request]  # computed once, drawn once
-        other = AbsoluteParams(64, 64, 500.0)
-        requests.submit(slow, other)  # a change: computed
-        requests.submit(slow, request)  # and back before it is drawn: computed again
-        qtbot.waitUntil(lambda: not requests.is_waiting(), timeout=FRAME_TIMEOUT_MS)
-        assert shown[-1] == request and calls[-1] == request
+        qtbot.wait(400)  # time for a restarted computation to come
+        coarse = coarsened(request, posenc_gui.frame_requests.COARSE_FACTOR)
+        assert calls == [coarse, request] and shown == [coarse, request]
     finally:
         engine.shutdown()

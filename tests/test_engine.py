@@ -41,6 +41,37 @@ def test_middle_request_is_never_computed_and_only_the_last_is_drawn(qtbot, engi
     assert threading.get_ident() not in threads
 
 
+def test_a_request_equal_to_the_one_coming_leaves_it_running(qtbot, engine, monkeypatch):
+    gate = threading.Event()
+    computed, drawn = [], []
+
+    def compute(params, device):
+        computed.append((params, str(device)))
+        assert gate.wait(10)
+        return params
+
+    first = engine.submit("ch", compute, "same", drawn.append)
+    qtbot.waitUntil(lambda: len(computed) == 1)  # the worker is now busy with it
+    assert engine.submit("ch", compute, "same", drawn.append) == first  # it carries on
+    with qtbot.waitSignal(engine.frame_drawn, check_params_cb=lambda ch, rid, ms: rid == first):
+        gate.set()
+    assert computed == [("same", "cpu")] and drawn == ["same"]
+    again = engine.submit("ch", compute, "same", drawn.append)  # drawn: asked again, computed
+    assert again != first
+    qtbot.waitUntil(lambda: drawn == ["same", "same"])
+    # another device from the next request on: the same request is computed there
+    monkeypatch.setattr("posenc_gui.engine.engine.check_device", lambda name: name)
+    gate.clear()
+    coming = engine.submit("ch", compute, "same", drawn.append)
+    qtbot.waitUntil(lambda: len(computed) == 3)
+    engine.set_device("meta")
+    moved = engine.submit("ch", compute, "same", drawn.append)
+    assert moved != coming and not engine.is_coming("ch", coming)
+    with qtbot.waitSignal(engine.frame_drawn, check_params_cb=lambda ch, rid, ms: rid == moved):
+        gate.set()
+    assert computed[-1] == ("same", "meta")
+
+
 def test_channels_do_not_replace_each_other(qtbot, engine):
     drawn = []
     with qtbot.waitSignals([engine.frame_drawn, engine.frame_drawn], timeout=5000):

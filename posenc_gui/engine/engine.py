@@ -2,7 +2,8 @@
 
 How a slider move becomes a frame:
 1. GUI thread: a tab calls ``submit(channel, compute, params, on_frame)``; the request gets the
-   next id and becomes its channel's latest.
+   next id and becomes its channel's latest — unless it equals the latest one, not drawn yet:
+   that one carries on (starting it again would only lose its work).
 2. If the worker is busy, the request waits in the pending slot of its channel, replacing any
    older one there: a replaced request is never computed.
 3. Worker thread: takes the waiting requests one by one — the preferred channel's (the visible
@@ -190,6 +191,7 @@ class Engine(QObject):
         self._device = check_device(device) if device else default_device()
         self._pending = _PendingRequests()
         self._latest: dict[str, int] = {}
+        self._coming: dict[str, Request] = {}  # the latest request, until it is delivered
         self._on_frame: dict[str, Callable[[Any], None]] = {}  # draws the latest request's
         self._next_id = 0
         collect_garbage_on_this_thread()
@@ -216,19 +218,37 @@ class Engine(QObject):
     def submit(
         self, channel: str, compute: Compute, params: Any, on_frame: Callable[[Any], None]
     ) -> int:
-        """Ask for ``compute(params, device)``; returns the request id. Never blocks."""
+        """Ask for ``compute(params, device)``; returns the request id (the one already coming
+        when it is the same request). Never blocks."""
+        if self.is_coming(channel) and self._on_frame[channel] == on_frame:
+            coming = self._coming[channel]
+            if (coming.compute, coming.params) == (compute, params):
+                return coming.id
         self._next_id += 1
         request = Request(self._next_id, channel, compute, params, self._device)
         self._latest[channel] = request.id
+        self._coming[channel] = request
         self._on_frame[channel] = on_frame
         self._pending.put(request)
         return request.id
+
+    def is_coming(self, channel: str, request_id: int | None = None) -> bool:
+        """Whether ``channel``'s latest request (the one numbered ``request_id``, if given) is
+        computed on the current device and not delivered yet."""
+        coming = self._coming.get(channel)
+        return (
+            coming is not None
+            and coming.device == self._device
+            and request_id in (None, coming.id)
+            and self.is_current(channel, coming.id)
+        )
 
     def expect(self, channel: str) -> None:
         """Say a later request of ``channel`` will follow (the exact frame after a coarse one):
         from now on no frame of it is current until that request's."""
         self._next_id += 1
         self._latest[channel] = self._next_id
+        self._coming.pop(channel, None)
 
     def prefer(self, channel: str | None) -> None:
         """Compute ``channel``'s request (the visible tab's) before any other waiting one."""
@@ -252,6 +272,7 @@ class Engine(QObject):
     ) -> None:
         if self._pending.stopped or not self.is_current(request.channel, request.id):
             return  # a newer request for this channel exists: never draw a stale frame
+        self._coming.pop(request.channel, None)  # delivered: asked for again, it is computed again
         if error:  # the last good frame stays on screen
             if out_of_memory and request.device != "cpu":
                 error += f" — out of memory on {request.device}: computing on the CPU now"
