@@ -262,3 +262,24 @@ def test_only_the_pages_asked_for_are_computed():
     assert frame.distances is None and frame.t5 is None and frame.scores is None
     with pytest.raises(ValueError, match="pages must be among distances, t5, alibi, scores"):
         RelativeParams(300, 32, 1e4, pages=("tables",))
+
+
+def test_a_new_seed_draws_new_scores_but_keeps_the_sinusoidal_vectors(monkeypatch):
+    encoded: list[int] = []
+    encode = sinusoidal.encode
+
+    def counted(*args, **kwargs) -> torch.Tensor:
+        encoded.append(len(args[0]))
+        return encode(*args, **kwargs)
+
+    monkeypatch.setattr(sinusoidal, "encode", counted)
+    scores = [
+        compute_relative(
+            RelativeParams(48, 72, 1e4, scheme="sinusoidal", seed=seed, pages=("scores",)),
+            torch.device("cpu"),
+        ).scores
+        for seed in (5, 6)
+    ]
+    assert encoded == [2 * 48 - 1]  # the relative table once, for both seeds
+    assert not np.allclose(scores[0].content, scores[1].content)  # new q and k
+    assert not np.allclose(scores[0].bias, scores[1].bias)  # q_i·PE(j − i) with the new q

@@ -116,6 +116,12 @@ def _random_queries_keys(seed: int, window: int, d_model: int) -> torch.Tensor:
     return torch.randn(2, window, d_model, generator=generator)
 
 
+@functools.lru_cache(maxsize=2)
+def _relative_vectors(window: int, d_model: int, theta: float) -> torch.Tensor:
+    """``PE(r)`` for r = −(W−1) … W−1, ``[2W−1, d_model]`` (kept: a new seed draws new q only)."""
+    return sinusoidal.encode(torch.arange(-(window - 1), window), d_model, theta)
+
+
 def _scheme_bias(p: RelativeParams, q: torch.Tensor, window: int) -> torch.Tensor:
     """The bias term ``b_{r(i,j)}`` over the score window, ``[W, W]``."""
     generator = torch.Generator().manual_seed(p.seed + 1)
@@ -136,7 +142,7 @@ def _scheme_bias(p: RelativeParams, q: torch.Tensor, window: int) -> torch.Tenso
         vectors = torch.randn(2 * p.max_relative_position + 1, p.d_model, generator=generator)
         index = relative.shaw_index(window, window, p.max_relative_position)
     else:  # q_i·PE(j − i): the sinusoidal relative table, one vector per distance
-        vectors = sinusoidal.encode(torch.arange(-(window - 1), window), p.d_model, p.theta)
+        vectors = _relative_vectors(window, p.d_model, p.theta)
         index = r + window - 1
     # q_i·v for every vector once, then picked per (i, j): never a [W, W, d] tensor.
     per_vector = q @ vectors.T / p.d_model**0.5
