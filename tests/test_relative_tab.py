@@ -24,16 +24,17 @@ def set_scheme(window, drive, tab, scheme: str) -> None:
     )
 
 
-def show_page(window, drive, tab, page: str) -> None:
-    """Bring ``page`` to the front and wait for its frame: only the page in front is computed."""
-    if tab.current_page() != page:
-        drive(window, lambda: tab.show_page(page), channel="relative")
+def show_page(tab, page: str) -> None:
+    """Bring ``page`` to the front and wait for its frame: only the page in front is computed
+    (its request comes once the page is laid out, maybe after a frame of the page before)."""
+    tab.ready_view(next(name for name, on in tab.spec.views.items() if on == page))
+    assert tab.current_page() == page and tab.frame.params.pages == (page,)
 
 
 def test_only_the_page_in_front_is_computed_and_a_page_change_computes_its_own(window, drive, tab):
     assert tab.current_page() == "distances"
     assert tab.frame.distances is not None and tab.frame.t5 is None and tab.frame.scores is None
-    show_page(window, drive, tab, "scores")
+    show_page(tab, "scores")
     assert tab.frame.scores is not None and tab.frame.distances is None
     assert tab.content_view.image.image.shape == (64, 64)
 
@@ -71,7 +72,7 @@ def test_long_sequences_draw_exact_block_means(window, drive, tab):
 
 
 def test_zoomed_bucket_matrix_is_exact(window, drive, tab):
-    show_page(window, drive, tab, "t5")
+    show_page(tab, "t5")
     drive(window, lambda: window.parameters.seq_len.setValue(5000), channel="relative")
     view = tab.bucket_view
     drive(
@@ -96,7 +97,7 @@ def test_relative_table_row_for_the_chosen_query(window, drive, tab):
 
 
 def test_t5_views_follow_their_controls(window, drive, tab):
-    show_page(window, drive, tab, "t5")
+    show_page(tab, "t5")
     np.testing.assert_array_equal(
         tab.bucket_view.image.image, relative.t5_bucket(torch.from_numpy(R64)).numpy()
     )
@@ -152,7 +153,7 @@ def test_alibi_views(window, drive, tab):
 
 def test_score_formula_adds_the_scheme_bias(window, drive, tab):
     set_scheme(window, drive, tab, "alibi")
-    show_page(window, drive, tab, "scores")
+    show_page(tab, "scores")
     # the tab's seeded float32 inputs, the formula in float64
     q, k = torch.randn(2, 64, 128, generator=torch.Generator().manual_seed(0)).double()
     content = (q @ k.T / 128**0.5).numpy()
@@ -173,7 +174,7 @@ def test_score_formula_adds_the_scheme_bias(window, drive, tab):
 
 def test_sinusoidal_scheme_bias_uses_the_relative_table(window, drive, tab):
     set_scheme(window, drive, tab, "sinusoidal")
-    show_page(window, drive, tab, "scores")
+    show_page(tab, "scores")
     q, _ = torch.randn(2, 64, 128, generator=torch.Generator().manual_seed(0)).double()
     table = relative.sinusoidal_relative_table(64, 128, dtype=torch.float64)
     expected = ((q[:, None, :] * table).sum(-1) / 128**0.5).numpy()
@@ -184,7 +185,7 @@ def test_an_odd_number_of_t5_buckets_draws_as_hugging_face_buckets_it(window, dr
     tab = window.tab("relative")
     window.tabs.setCurrentWidget(tab)
     tab.scheme.setCurrentIndex(tab.scheme.findData("t5"))
-    show_page(window, drive, tab, "t5")
+    show_page(tab, "t5")
     drive(window, lambda: tab.num_buckets.setValue(33), channel="relative")
     from transformers.models.t5.modeling_t5 import T5Attention
 
@@ -200,7 +201,7 @@ def test_an_odd_number_of_t5_buckets_draws_as_hugging_face_buckets_it(window, dr
 
 
 def test_t5_buckets_against_distance_are_an_exact_staircase_when_pooled(window, drive, tab):
-    show_page(window, drive, tab, "t5")
+    show_page(tab, "t5")
     drive(window, lambda: window.parameters.seq_len.setValue(200_000), channel="relative")
     x, y = tab.bucket_curve_view.curve_items[0].getOriginalDataset()
     assert len(x) < 2 * 64 + 2  # a staircase's corners, not a point per pixel
@@ -212,7 +213,7 @@ def test_t5_buckets_against_distance_are_an_exact_staircase_when_pooled(window, 
 
 
 def test_a_pooled_bucket_matrix_shows_buckets_never_their_means(window, drive, tab):
-    show_page(window, drive, tab, "t5")
+    show_page(tab, "t5")
     drive(window, lambda: window.parameters.seq_len.setValue(50_000), channel="relative")
     view = tab.bucket_view
     values = view.image.image
