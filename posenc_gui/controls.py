@@ -10,7 +10,7 @@ import math
 import re
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from superqt.utils import signals_blocked
 
 from posenc_gui.choices import format_number
 from posenc_gui.views.style import current_look
@@ -170,7 +169,7 @@ class _SliderControl(QWidget):
         """Set the value (clamped and snapped to a valid one); emits only when it changes."""
         valid = self._valid(value)
         changed, self._last = valid != self._last, valid
-        with signals_blocked(self.box), signals_blocked(self.slider):
+        with QSignalBlocker(self.box), QSignalBlocker(self.slider):
             if isinstance(self.box, QSpinBox):
                 self.box.setValue(int(valid))
             else:
@@ -223,7 +222,7 @@ class IntControl(_SliderControl):
     def setRange(self, minimum: int, maximum: int) -> None:
         """Change the allowed range (the value is clamped into it)."""
         self._minimum, self._maximum = minimum, maximum
-        with signals_blocked(self.box), signals_blocked(self.slider):
+        with QSignalBlocker(self.box), QSignalBlocker(self.slider):
             self.box.setRange(minimum, maximum)
             self.slider.setRange(0, self._positions())
         self.setValue(self.value())

@@ -8,10 +8,9 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QIcon
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QTabWidget, QWidget
-from superqt.utils import signals_blocked
 
 from posenc_gui import registry
 from posenc_gui.app import apply_palette
@@ -306,7 +305,7 @@ class MainWindow(QMainWindow):
         self._defaults[tab.name] = settings(tab)
         tab.hovered.connect(self.hover_label.setText)
         current = self.tabs.currentIndex()
-        with signals_blocked(self.tabs):  # the same tab stays shown: nothing changed for it
+        with QSignalBlocker(self.tabs):  # the same tab stays shown: nothing changed for it
             self.tabs.removeTab(index)
             self.tabs.insertTab(index, tab, tr(type(tab).title))
             self.tabs.setCurrentIndex(current)

@@ -144,7 +144,7 @@ def test_arguments_are_checked_before_qt_and_torch_load(args):
         f"    main({args!r})\n"
         "except SystemExit:\n"
         "    pass\n"
-        "heavy = ('torch', 'PySide6', 'pyqtgraph', 'superqt')\n"
+        "heavy = ('torch', 'PySide6', 'pyqtgraph')\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)))\n"
     )
     result = subprocess.run(

@@ -12,7 +12,7 @@ import posenc_gui.encodings
 import posenc_gui.views
 from posenc_gui import registry
 
-QT = ("PySide6", "pyqtgraph", "superqt")
+QT = ("PySide6", "pyqtgraph")
 
 
 def loaded_after_import(module: str, prefixes: tuple[str, ...]) -> list[str]:

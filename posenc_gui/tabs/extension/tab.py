@@ -5,9 +5,8 @@ from __future__ import annotations
 from contextlib import ExitStack
 from typing import Any
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QSignalBlocker, QTimer
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QPushButton, QWidget
-from superqt.utils import signals_blocked
 
 from posenc_gui.controls import LogControl, check_holds
 from posenc_gui.encodings.rope_scaling import METHODS, RopeScaling, factor_list
@@ -282,7 +281,7 @@ class ExtensionTab(Tab):
             check_holds(control, key, value)
         with ExitStack() as stack:  # one redraw at the end, not one per control
             for control in (self.method, self.truncate, *(c for c, _, _ in shown)):
-                stack.enter_context(signals_blocked(control))
+                stack.enter_context(QSignalBlocker(control))
             self.method.setCurrentIndex(METHODS.index(scaling.method))
             for control, _, value in shown:
                 control.setValue(value)
