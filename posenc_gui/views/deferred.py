@@ -13,10 +13,12 @@ from collections.abc import Callable, Iterable
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtGui import QShowEvent
 
 P = ParamSpec("P")
 V = TypeVar("V", bound="DeferredDrawing")
+LAYOUT_PASSES = 3  # nested grids: a plot's, the layout holding it, the page's
 
 
 class DeferredDrawing:
@@ -55,11 +57,19 @@ def draw_pending(view: object) -> None:
 
 
 def settle(views: Iterable[object]) -> None:
-    """Let each shown view fit its ranges now, not in its paint: ranges that change while a
-    view paints (auto-range, labels following the new range) make it paint twice."""
-    for view in views:
-        if isinstance(view, pg.GraphicsView) and view.isVisible():
-            view.scene().prepareForPaint()
+    """Let each shown view fit its ranges and lay itself out now, not in or after its paint:
+    ranges that change while a view paints (auto-range, labels following the new range), and
+    sizes that change with a frame (a title's text, tick labels' widths) laid out once it has
+    painted, make it paint twice."""
+    shown = [view for view in views if isinstance(view, pg.GraphicsView) and view.isVisible()]
+    for view in shown:
+        view.scene().prepareForPaint()
+    # The layout requests a frame posted: a plot's own grid first, then the grid holding the
+    # plot if that changed its size (Qt leaves requests posted meanwhile for the next pass).
+    for _ in range(LAYOUT_PASSES):
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+    for view in shown:
+        view.scene().prepareForPaint()  # the ranges of views the layout resized
 
 
 def _pending(view: object) -> dict[str, Callable[[], Any]]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt, QTimer
+from PySide6.QtCore import QRectF, QSizeF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QGuiApplication, QPainter, QPen
 
 from posenc_gui.choices import THEMES
@@ -304,6 +304,13 @@ class ShrinkableTitle(pg.LabelItem):
     def updateMin(self) -> None:
         super().updateMin()
         self.setMinimumWidth(0)
+
+    def sizeHint(self, which: Qt.SizeHint, constraint: Any) -> QSizeF:
+        """No width asked of the plot: the title wraps to the width it gets."""
+        hint = super().sizeHint(which, constraint)
+        if which in (Qt.SizeHint.MinimumSize, Qt.SizeHint.PreferredSize):
+            hint.setWidth(0)
+        return hint
 
     def resizeEvent(self, ev: Any) -> None:
         width = self.width()

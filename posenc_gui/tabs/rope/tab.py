@@ -39,6 +39,7 @@ from posenc_gui.tabs.rope.figures import (
     draw_tables,
 )
 from posenc_gui.views import CurvesView, HeatmapView
+from posenc_gui.views.deferred import settle
 from posenc_gui.views.rotation import RotationPanel, RotationView
 from posenc_gui.views.style import SEQUENTIAL
 
@@ -371,3 +372,4 @@ class RopeTab(Tab):
                 for i, theta, trail in zip(frame.pairs, frame.inv_freq, frame.trails, strict=True)
             ]
         )
+        settle([self.rotation_view])  # its new titles laid out before it paints

@@ -1,0 +1,53 @@
+"""RotationView: a frame with new panel titles paints once, and the panels keep their sizes."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QEvent, QObject
+
+from posenc_gui.views.deferred import settle
+from posenc_gui.views.rotation import RotationPanel, RotationView
+
+TRAIL = np.array([[1.0, 0.0], [0.6, 0.8]])
+
+
+class PaintCount(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.paints = 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        self.paints += event.type() == QEvent.Type.Paint
+        return False
+
+
+def panels(theta: float) -> list[RotationPanel]:
+    """Titles as the RoPE tab writes them (head_dim 128): their widths change with θ."""
+    inv_freq = theta ** (-np.arange(6) * 2 / 128)
+    return [
+        RotationPanel(f"pair {i}<br>θ = {f:.3g}, λ = {2 * np.pi / f:.4g}", TRAIL)
+        for i, f in enumerate(inv_freq)
+    ]
+
+
+def draw(view: RotationView, theta: float) -> None:
+    view.set_panels(panels(theta))
+    settle([view])  # what the tab does after drawing
+
+
+def test_new_titles_paint_the_view_once_and_resize_no_panel(qtbot):
+    view = RotationView()
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    draw(view, 10_000.0)
+    qtbot.wait(100)
+    sizes = [plot.size() for plot, *_ in view.panels]
+    count = PaintCount()
+    view.viewport().installEventFilter(count)
+    draw(view, 1234.5)
+    qtbot.wait(150)
+    assert view.panels[1][0].titleLabel.text == "pair 1<br>θ = 0.895, λ = 7.022"
+    assert [plot.size() for plot, *_ in view.panels] == sizes  # the new texts move no panel
+    assert count.paints == 1  # laid out before its paint, not once it had painted
