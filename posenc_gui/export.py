@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QBuffer, QEvent, QIODevice, QPointF, QRect, QRectF, QSize, QSizeF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication, QGraphicsItem
 
@@ -26,6 +26,7 @@ from posenc_gui.views.deferred import draw_pending
 from posenc_gui.views.style import current_look, tick_font
 
 CAPTION_POINTS = 10
+CAPTION_FLAGS = Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap
 SETTLE_PASSES = 2  # paints before an export at a new size: axes fit their labels, then the rest
 Size = tuple[int, int]  # width, height in pixels at 1×
 
@@ -34,19 +35,30 @@ def _figure_item(view: pg.GraphicsView) -> pg.GraphicsObject:
     return view.plotItem if isinstance(view, CurvesView) else view.ci
 
 
-def _strip_height(caption: str | None) -> int:
-    """The caption strip's height at 1× (0 without a caption)."""
-    return round(CAPTION_POINTS * 2.4 * current_look().scale) if caption else 0
+def _caption_font(scale: float) -> QFont:
+    font = tick_font()
+    font.setPixelSize(round(CAPTION_POINTS * 4 / 3 * current_look().scale * scale))
+    return font
+
+
+def _strip_height(caption: str | None, width: int) -> int:
+    """The caption strip's height at 1× (0 without a caption): a line with room around it, and
+    a line more for each line the caption wraps onto at ``width``."""
+    if not caption:
+        return 0
+    metrics = QFontMetrics(_caption_font(1))
+    wrapped = metrics.boundingRect(QRect(0, 0, width, 1 << 20), CAPTION_FLAGS, caption)
+    return round(CAPTION_POINTS * 2.4 * current_look().scale) + wrapped.height() - metrics.height()
 
 
 def _sizes(view: pg.GraphicsView, size: Size | None, caption: str | None) -> tuple[Size, Size]:
     """The figure's size and the whole picture's, at 1×: the view's size on screen with the
     caption strip below it, or ``size`` in all with the strip taken from the figure."""
-    strip = _strip_height(caption)
     if size is None:
+        strip = _strip_height(caption, view.width())
         return (view.width(), view.height()), (view.width(), view.height() + strip)
     width, height = size
-    return (width, height - strip), size
+    return (width, height - _strip_height(caption, width)), size
 
 
 def _check(scale: int, size: Size | None) -> None:
@@ -62,11 +74,9 @@ def _check(scale: int, size: Size | None) -> None:
 def _draw_caption(painter: QPainter, strip: QRect, caption: str, scale: float) -> None:
     """``caption`` centred in ``strip``, in the look's colours."""
     painter.fillRect(strip, QColor(current_look().background))
-    font = tick_font()
-    font.setPixelSize(round(CAPTION_POINTS * 4 / 3 * current_look().scale * scale))
-    painter.setFont(font)
+    painter.setFont(_caption_font(scale))
     painter.setPen(QColor(current_look().foreground))
-    painter.drawText(strip, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, caption)
+    painter.drawText(strip, CAPTION_FLAGS, caption)
 
 
 def _settle(view: pg.GraphicsView, geometry: QRectF) -> None:

@@ -16,6 +16,7 @@ from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication
 
 from posenc_gui.export import copy_view, export_view, view_image
+from posenc_gui.views import Curve, CurvesView
 from tests.conftest import FRAME_TIMEOUT_MS, ROOT
 
 
@@ -273,6 +274,34 @@ def test_a_caption_names_the_parameters_under_the_figure(window, tmp_path):
     assert caption in (
         export_view(view, tmp_path / "captioned.svg", caption=caption).read_text(encoding="utf-8")
     )
+
+
+def text_rows(image: QImage, top: int) -> list[int]:
+    """The rows from ``top`` down holding anything but the background (every pixel read)."""
+    background = image.pixel(0, image.height() - 1)
+    return [
+        y
+        for y in range(top, image.height())
+        if any(image.pixel(x, y) != background for x in range(image.width()))
+    ]
+
+
+@pytest.mark.parametrize("scale", [1, 2])
+def test_a_caption_too_wide_for_the_figure_wraps_inside_its_strip(qtbot, scale):
+    caption = "RoPE · seq_len 64 · head_dim 128, θ 10000, interleaved layout, bfloat16"
+    strips = {}
+    for width in (1600, 260):
+        view = CurvesView("title", "x", "y")
+        qtbot.addWidget(view)
+        view.resize(width, 300)
+        view.set_curves([Curve("a", np.arange(5.0), np.arange(5.0))])
+        image = view_image(view, caption=caption, scale=scale)
+        figure = 300 * scale
+        strips[width] = image.height() - figure
+        rows = text_rows(image, figure)
+        # every line inside the strip: none cut at its top or at the picture's bottom edge
+        assert rows and rows[0] > figure and rows[-1] < image.height() - 1
+    assert strips[260] > 1.5 * strips[1600]  # wrapped onto two lines or more: a taller strip
 
 
 def test_copy_puts_the_figure_on_the_clipboard(window):
