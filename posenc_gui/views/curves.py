@@ -216,8 +216,11 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
                 self._styles[index] = style
         if [(line.vertical, line.color) for line in lines] == self._line_keys:
             for item, line in zip(self.lines, lines, strict=True):
-                item.setValue(self._line_position(line))
-                item.label.setFormat(line.label)
+                # each set re-lays the label's text out: only what changed
+                if item.value() != (position := self._line_position(line)):
+                    item.setValue(position)
+                if item.label.format != line.label:
+                    item.label.setFormat(line.label)
         else:
             for item in self.lines:
                 self.plot.removeItem(item)
