@@ -57,10 +57,10 @@ def draw_pending(view: object) -> None:
 
 
 def settle(views: Iterable[object]) -> None:
-    """Let each shown view fit its ranges and lay itself out now, not in or after its paint:
-    ranges that change while a view paints (auto-range, labels following the new range), and
-    sizes that change with a frame (a title's text, tick labels' widths) laid out once it has
-    painted, make it paint twice."""
+    """Let each shown view fit its ranges and lay itself out now, before its paint. Ranges
+    fitted while a view paints (auto-range, labels following the new range) and sizes a frame
+    changed (a title's text, tick labels' widths) laid out after it painted both make it paint
+    twice."""
     shown = [view for view in views if isinstance(view, pg.GraphicsView) and view.isVisible()]
     for view in shown:
         view.scene().prepareForPaint()

@@ -290,9 +290,10 @@ def set_title(plot: pg.PlotItem, title: str, points: float = 12) -> None:
 
 
 class ShrinkableTitle(pg.LabelItem):
-    """A plot title that never sets the plot's minimum width: in a narrow view (presentation
-    mode, say) a title wider than the view wraps onto more lines, and its row of the plot's
-    layout grows to hold them."""
+    """A plot title that never sets the plot's width (neither its least nor its preferred):
+    in a narrow view (presentation mode, say) a title wider than the view wraps onto more lines,
+    and its row of the plot's layout grows to hold them; a new text on as many lines (a slider's
+    value in it) resizes nothing."""
 
     def __init__(self, text: str, *, parent: pg.PlotItem) -> None:
         super().__init__(text, parent=parent)
