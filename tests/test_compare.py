@@ -118,9 +118,11 @@ def test_every_curve_is_one_at_distance_zero_and_the_band_is_a_similarity():
     assert np.all(curve(frame, "rope_std")[1:] > 0)
 
 
-def test_pixel_means_are_exact_at_a_million_positions():
+# 62.5 distances per pixel; and runs across T5's max_distance (128) and Shaw's clip (16),
+# past which those curves are held constant rather than summed
+@pytest.mark.parametrize("window", [Window(1000, 5000, 64), Window(0, 5000, 37)])
+def test_pixel_means_are_exact_at_a_million_positions(window):
     seq_len = 1 << 20
-    window = Window(1000, 5000, 64)  # 62.5 distances per pixel
     frame = computed(Case(seq_len, 32, 16, 10000.0, x=window))
     full = brute_force(Case(5000, 32, 16, 10000.0))
     starts, counts = binning.runs(window)

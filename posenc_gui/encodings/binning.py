@@ -69,8 +69,9 @@ def mean_cos_sin(
     # runs of one length (pixels of one position each): the ratio broadcasts, no gather
     ratio = ratios.to(dtype) if len(ratios) == 1 else ratios.to(dtype).index_select(0, which)
     if dtype != torch.float64:
-        phase = torch.remainder(phase, 2 * torch.pi).to(dtype)
-    return ratio * torch.cos(phase), ratio * torch.sin(phase)
+        phase = phase.remainder_(2 * torch.pi).to(dtype)
+    # in place where it can: a fresh [B, F] array costs a page fault per page on first touch
+    return torch.cos(phase).mul_(ratio), phase.sin_().mul_(ratio)
 
 
 FEW_LENGTHS = 4  # runs of at most this many lengths take the weighted path's matrix products
@@ -92,15 +93,14 @@ def weighted_mean_cos_sin(
     cosine by its own ratio instead; either way the sine is computed only when weighed.
     """
     phase, ratios, which = _run_phases(starts, counts, inv_freq)
-    if len(ratios) > FEW_LENGTHS:  # each run its own ratio; the sine only where it is weighed
+    # The waves in the phase's place where they can (it is not needed after them): a fresh
+    # [B, F] array costs a page fault per page on first touch. The sine only where weighed.
+    terms = [(cos_weights.double(), phase.cos_() if sin_weights is None else torch.cos(phase))]
+    if sin_weights is not None:
+        terms.append((sin_weights.double(), phase.sin_()))
+    if len(ratios) > FEW_LENGTHS:  # each run its own ratio
         ratio = ratios.index_select(0, which)
-        total = cos_weights.double() @ (ratio * torch.cos(phase)).T
-        if sin_weights is None:
-            return total
-        return total + sin_weights.double() @ (ratio * torch.sin_(phase)).T
-    terms = [(cos_weights.double(), torch.cos(phase))]
-    if sin_weights is not None:  # the sine in the phase's place: it is not needed after
-        terms.append((sin_weights.double(), torch.sin_(phase)))
+        return torch.stack([w @ wave.mul_(ratio).T for w, wave in terms]).sum(0)
     # [lengths, ..., B]: the sums with each length's ratio; each run takes its own length's
     by_length = torch.stack([sum((w * ratio) @ wave.T for w, wave in terms) for ratio in ratios])
     return by_length.gather(0, which.expand_as(by_length[:1]))[0]
@@ -144,16 +144,27 @@ def mean_phasor(starts: torch.Tensor, counts: torch.Tensor, inv_freq: torch.Tens
     return torch.complex(*mean_cos_sin(starts, counts, inv_freq))
 
 
-def run_means(values: torch.Tensor, starts: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
+def run_means(
+    values: torch.Tensor, starts: torch.Tensor, counts: torch.Tensor, *, held: bool = False
+) -> torch.Tensor:
     """Mean of ``values`` (``[N, ...]``) over each run of rows, float64 ``[B, ...]``.
 
-    For quantities with no closed form (rounding errors, say); uses a running sum.
+    For quantities with no closed form (rounding errors, say); uses a running sum. With
+    ``held`` the rows past the last one equal it (a quantity constant from some row on, such
+    as a clipped distance): runs may reach beyond ``N``, and only the rows up to there are
+    summed.
     """
     total = torch.cumsum(values.double(), dim=0)
     total = torch.cat((torch.zeros_like(total[:1]), total))
-    ends = starts + counts
     shape = (-1,) + (1,) * (values.ndim - 1)
-    return (total[ends] - total[starts]) / counts.double().reshape(shape)
+
+    def sums_before(row: torch.Tensor) -> torch.Tensor:  # Σ of the rows before ``row``
+        if not held:
+            return total[row]
+        inside = row.clamp(max=len(values))
+        return total[inside] + (row - inside).double().reshape(shape) * values[-1].double()
+
+    return (sums_before(starts + counts) - sums_before(starts)) / counts.double().reshape(shape)
 
 
 def step_corners(values: torch.Tensor, start: int) -> tuple[torch.Tensor, torch.Tensor]:

@@ -343,24 +343,28 @@ def compute_relative(p: RelativeParams, device: torch.device) -> RelativeFrame:
     )
 
 
-def _distances(inputs: Inputs) -> torch.Tensor:
-    """Every distance 0 … the last one the runs cover (T5 and Shaw have no closed-form mean)."""
-    return torch.arange(int(inputs.starts[-1] + inputs.counts[-1]))
+def _distances(inputs: Inputs, constant_from: int) -> torch.Tensor:
+    """The distances 0 … ``constant_from`` the runs reach (T5 and Shaw have no closed-form
+    mean): from there on the curve is constant, and ``run_means(..., held=True)`` holds it."""
+    return torch.arange(min(int(inputs.starts[-1] + inputs.counts[-1]), constant_from + 1))
 
 
 def shaw_curves(inputs: Inputs) -> tuple[Curve, ...]:
     """``1 − min(k, K) / K``: flat beyond the clip, where distances share one vector."""
     clip = inputs.settings["max_relative_position"]
-    values = relative.shaw_similarity(_distances(inputs), clip)
-    means = binning.run_means(values, inputs.starts, inputs.counts)
+    values = relative.shaw_similarity(_distances(inputs, clip), clip)
+    means = binning.run_means(values, inputs.starts, inputs.counts, held=True)
     return (Curve("shaw", N_("Shaw, K = {k}"), means.numpy(), {"k": clip}, color=3),)
 
 
 def t5_curves(inputs: Inputs) -> tuple[Curve, ...]:
-    """``1 − b(k) / (n − 1)``: flat where distances share a bucket (keys after queries)."""
+    """``1 − b(k) / (n − 1)``: flat where distances share a bucket (keys after queries), and
+    from ``max_distance`` on, all in the last bucket."""
     buckets, reach = inputs.settings["num_buckets"], inputs.settings["max_distance"]
-    values = relative.t5_similarity(_distances(inputs), num_buckets=buckets, max_distance=reach)
-    means = binning.run_means(values, inputs.starts, inputs.counts)
+    values = relative.t5_similarity(
+        _distances(inputs, reach), num_buckets=buckets, max_distance=reach
+    )
+    means = binning.run_means(values, inputs.starts, inputs.counts, held=True)
     return (Curve("t5", N_("T5, {n} buckets"), means.numpy(), {"n": buckets}, color=2),)
 
 
