@@ -290,7 +290,8 @@ def mean_similarity_matrix(
         return by_offset.as_strided((n_rows, n_cols), (1, 1)).flip(0).to(dtype)
     omega = frequencies(d_model, base).to(starts.device)
     rows = torch.cat(mean_cos_sin(starts, counts, omega, dtype=dtype), 1)  # [R, 2F] @ [2F, C]
-    cols = rows if columns is None else torch.cat(mean_cos_sin(*columns, omega, dtype=dtype), 1)
+    same = torch.equal(col_starts, starts) and torch.equal(col_counts, counts)  # a square view
+    cols = rows if same else torch.cat(mean_cos_sin(col_starts, col_counts, omega, dtype=dtype), 1)
     sim = rows @ cols.T
     return sim / (d_model / 2) if cosine else sim
 
