@@ -51,3 +51,17 @@ def test_new_titles_paint_the_view_once_and_resize_no_panel(qtbot):
     assert view.panels[1][0].titleLabel.text == "pair 1<br>θ = 0.895, λ = 7.022"
     assert [plot.size() for plot, *_ in view.panels] == sizes  # the new texts move no panel
     assert count.paints == 1  # laid out before its paint, not once it had painted
+
+
+def test_the_lines_of_a_title_are_centred_on_each_other(qtbot):
+    view = RotationView()
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_panels([RotationPanel("pair 0<br>θ = 0.000115, λ = 5.441e+04", TRAIL)])
+    qtbot.wait(100)
+    layout = view.panels[0][0].titleLabel.item.document().firstBlock().layout()
+    lines = [layout.lineAt(i).naturalTextRect() for i in range(layout.lineCount())]
+    assert len(lines) == 2 and lines[0].width() < lines[1].width() / 2  # one block, two lines
+    assert abs(lines[0].center().x() - lines[1].center().x()) < 1  # not left-aligned

@@ -316,8 +316,10 @@ class ShrinkableTitle(pg.LabelItem):
     def resizeEvent(self, ev: Any) -> None:
         width = self.width()
         self.item.setTextWidth(-1)  # the text's natural width, on one line
-        if 0 < width < self.item.boundingRect().width():
-            self.item.setTextWidth(width)
+        natural = self.item.boundingRect().width()
+        # a width always, so that the centring applies: lines of a title broken with <br> are
+        # centred on each other, not left-aligned (a px more than the text needs: no new break)
+        self.item.setTextWidth(width if 0 < width < natural else math.ceil(natural) + 1)
         super().resizeEvent(ev)
         height = self.itemRect().height() if self.isVisible() else 0.0
         if hasattr(self, "_plot") and abs(self.maximumHeight() - height) > 0.5:
