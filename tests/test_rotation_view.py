@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from PySide6.QtCore import QEvent, QObject
 
 from posenc_gui.views.deferred import settle
@@ -30,17 +31,23 @@ def panels(theta: float) -> list[RotationPanel]:
     ]
 
 
+@pytest.fixture
+def view(qtbot) -> RotationView:
+    """A shown RotationView of a usual size."""
+    shown = RotationView()
+    qtbot.addWidget(shown)
+    shown.resize(900, 600)
+    shown.show()
+    qtbot.waitExposed(shown)
+    return shown
+
+
 def draw(view: RotationView, theta: float) -> None:
     view.set_panels(panels(theta))
     settle([view])  # what the tab does after drawing
 
 
-def test_new_titles_paint_the_view_once_and_resize_no_panel(qtbot):
-    view = RotationView()
-    qtbot.addWidget(view)
-    view.resize(900, 600)
-    view.show()
-    qtbot.waitExposed(view)
+def test_new_titles_paint_the_view_once_and_resize_no_panel(view, qtbot):
     draw(view, 10_000.0)
     qtbot.wait(100)
     sizes = [plot.size() for plot, *_ in view.panels]
@@ -53,12 +60,7 @@ def test_new_titles_paint_the_view_once_and_resize_no_panel(qtbot):
     assert count.paints == 1  # laid out before its paint, not once it had painted
 
 
-def test_the_lines_of_a_title_are_centred_on_each_other(qtbot):
-    view = RotationView()
-    qtbot.addWidget(view)
-    view.resize(900, 600)
-    view.show()
-    qtbot.waitExposed(view)
+def test_the_lines_of_a_title_are_centred_on_each_other(view, qtbot):
     view.set_panels([RotationPanel("pair 0<br>θ = 0.000115, λ = 5.441e+04", TRAIL)])
     qtbot.wait(100)
     layout = view.panels[0][0].titleLabel.item.document().firstBlock().layout()
