@@ -2,83 +2,22 @@
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
 
 from posenc_gui.encodings.window import Window
+from posenc_gui.views.curve_items import Band, Curve, Line, Span, Style, draw_styled, style_of
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.legend import add_legend, fit_legend, remove_entry, rename_entry
-from posenc_gui.views.style import current_look, fit_height, light, pen, style_plot
+from posenc_gui.views.style import current_look, fit_height, pen, style_plot
 from posenc_gui.views.viewport import Viewport
 
-MAX_MARKED_POINTS = 64
 MAX_READ_CURVES = 8  # curves named in a hover readout
 MIN_PLOT_HEIGHT = 60  # px of data, times the look's scale
-
-
-@dataclass(frozen=True)
-class Curve:
-    """A line (``dashed`` or solid) or, with ``scatter``, markers only; with ``envelope``,
-    vertical strokes from ``y[2k]`` to ``y[2k+1]`` at ``x[2k]`` in the colour made light (the
-    min–max of each pixel, drawn opaque: translucent fills paint many times slower). ``color``
-    is a palette index (default: the curve's place in the list) or a colour name; an empty
-    ``name`` keeps the curve out of the legend."""
-
-    name: str
-    x: np.ndarray
-    y: np.ndarray
-    dashed: bool = False
-    scatter: bool = False
-    color: int | str | None = None
-    envelope: bool = False  # x, y pairs: a pixel's least and largest value, a light stroke
-
-
-@dataclass(frozen=True)
-class Band:
-    """A shaded region between ``low`` and ``high`` (e.g. mean ± standard deviation); one
-    without a ``name`` has no legend entry of its own."""
-
-    name: str
-    x: np.ndarray
-    low: np.ndarray
-    high: np.ndarray
-    color: int = 1
-
-
-@dataclass(frozen=True)
-class Line:
-    """A labelled reference line at ``value`` (in data units, also on log axes)."""
-
-    value: float
-    label: str
-    vertical: bool = True
-    color: int = 2
-
-
-@dataclass(frozen=True)
-class Span:
-    """A shaded range of x (e.g. the pairs a method keeps), named in the legend."""
-
-    start: float
-    end: float
-    label: str
-    color: int | str = 3
-
-
-def _line_width(y: np.ndarray) -> float:
-    """2 px, or 1 px for long jagged curves: Qt's antialiased wide strokes of a zig-zag take
-    hundreds of milliseconds, a hair-line a millisecond."""
-    finite = y[np.isfinite(y)]
-    if len(finite) <= 256:
-        return 2.0
-    spread = float(finite.max() - finite.min()) or 1.0
-    return 1.0 if float(np.abs(np.diff(finite)).sum()) > 8 * spread else 2.0
 
 
 class CurvesView(DeferredDrawing, pg.PlotWidget):
@@ -114,7 +53,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._band_keys: list[tuple[str, int]] = []
         self._line_keys: list[tuple[bool, int]] = []
         self._log = (False, False)
-        self._styles: list[_Style | None] = []  # how each curve item is drawn now
+        self._styles: list[Style | None] = []  # how each curve item is drawn now
         self._ticks: tuple[tuple[str, ...] | None, tuple[str, ...] | None] = (None, None)
         self._legend_shown = legend
         self.viewport = Viewport(self.plot.vb, points=True)
@@ -208,11 +147,11 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             self.bands = [(band.name, self._band(band)) for band in bands]
         self._band_keys = [(band.name, band.color) for band in bands]
         for index, (item, curve) in enumerate(zip(self.curve_items, curves, strict=True)):
-            style = _style(curve, index)
+            style = style_of(curve, index)
             if style == self._styles[index]:
                 item.setData(curve.x, curve.y)
             else:
-                _draw_styled(item, curve, style)
+                draw_styled(item, curve, style)
                 self._styles[index] = style
         if [(line.vertical, line.color) for line in lines] == self._line_keys:
             for item, line in zip(self.lines, lines, strict=True):
@@ -372,63 +311,6 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         item.setZValue(1)
         self.plot.addItem(item, ignoreBounds=False)
         return item
-
-
-# A curve item's look: its colour, then (dashed, scatter, marked, line width), None for an
-# envelope.
-_Style = tuple[str, tuple[bool, bool, bool, float] | None]
-
-
-def _style(curve: Curve, index: int) -> _Style:
-    """How ``curve``, the ``index``-th of its view, is drawn."""
-    color = (
-        curve.color
-        if isinstance(curve.color, str)
-        else current_look().colour(index if curve.color is None else curve.color)
-    )
-    if curve.envelope:
-        return color, None
-    # Markers show that positions are discrete while there are few of them.
-    marked = curve.scatter or (len(curve.x) <= MAX_MARKED_POINTS and not curve.dashed)
-    return color, (curve.dashed, curve.scatter, marked, _line_width(curve.y))
-
-
-def _draw_styled(item: pg.PlotDataItem, curve: Curve, style: _Style) -> None:
-    """Hand ``curve`` to ``item`` with the pens and symbols of ``style``."""
-    color, look = style
-    if look is None:
-        item.setData(curve.x, curve.y, pen=pen(light(color), width=1), connect="pairs", symbol=None)
-        item.setZValue(1.5)
-        return
-    dashed, scatter, marked, width = look
-    item.setData(
-        curve.x,
-        curve.y,
-        pen=None if scatter else pen(color, dashed=dashed, width=width),
-        connect="all",
-        symbol="o" if marked else None,
-        symbolSize=7,
-        symbolBrush=_symbol_brush(color),
-        symbolPen=_NO_PEN,
-    )
-    item.setZValue(2)
-    # Solid lines as separate segments: Qt strokes a long antialiased polyline wider than 1 px
-    # several times slower (its joins), and opaque segments look the same. Dashes need the
-    # one polyline to keep their pattern.
-    mode = "off" if dashed else "on"
-    if item.curve.opts["segmentedLineMode"] != mode:
-        item.curve.setSegmentedLineMode(mode)
-
-
-# The same QPen and QBrush objects frame after frame: a scatter's symbol atlas keys its
-# rendered symbols by their identity, so a new brush per frame renders the symbol again and
-# grows the atlas by one for every frame drawn.
-_NO_PEN = pg.mkPen(None)
-
-
-@functools.cache
-def _symbol_brush(color: str) -> pg.QtGui.QBrush:
-    return pg.mkBrush(color)
 
 
 def _tuple(labels: Sequence[str] | None) -> tuple[str, ...] | None:

@@ -13,8 +13,8 @@ from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import Preset
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.relative import SPEC
+from posenc_gui.tabs.relative.compare import COMPARE
 from posenc_gui.tabs.relative.compute import (
-    COMPARE,
     SCHEMES,
     AlibiPage,
     DistancesPage,

@@ -1,0 +1,130 @@
+"""What a curves view draws: curves, bands, reference lines and spans, and how a curve item
+is styled (its pens and symbols)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+
+from posenc_gui.views.style import current_look, light, pen
+
+MAX_MARKED_POINTS = 64
+
+
+@dataclass(frozen=True)
+class Curve:
+    """A line (``dashed`` or solid) or, with ``scatter``, markers only; with ``envelope``,
+    vertical strokes from ``y[2k]`` to ``y[2k+1]`` at ``x[2k]`` in the colour made light (the
+    min–max of each pixel, drawn opaque: translucent fills paint many times slower). ``color``
+    is a palette index (default: the curve's place in the list) or a colour name; an empty
+    ``name`` keeps the curve out of the legend."""
+
+    name: str
+    x: np.ndarray
+    y: np.ndarray
+    dashed: bool = False
+    scatter: bool = False
+    color: int | str | None = None
+    envelope: bool = False  # x, y pairs: a pixel's least and largest value, a light stroke
+
+
+@dataclass(frozen=True)
+class Band:
+    """A shaded region between ``low`` and ``high`` (e.g. mean ± standard deviation); one
+    without a ``name`` has no legend entry of its own."""
+
+    name: str
+    x: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    color: int = 1
+
+
+@dataclass(frozen=True)
+class Line:
+    """A labelled reference line at ``value`` (in data units, also on log axes)."""
+
+    value: float
+    label: str
+    vertical: bool = True
+    color: int = 2
+
+
+@dataclass(frozen=True)
+class Span:
+    """A shaded range of x (e.g. the pairs a method keeps), named in the legend."""
+
+    start: float
+    end: float
+    label: str
+    color: int | str = 3
+
+
+def _line_width(y: np.ndarray) -> float:
+    """2 px, or 1 px for long jagged curves: Qt's antialiased wide strokes of a zig-zag take
+    hundreds of milliseconds, a hair-line a millisecond."""
+    finite = y[np.isfinite(y)]
+    if len(finite) <= 256:
+        return 2.0
+    spread = float(finite.max() - finite.min()) or 1.0
+    return 1.0 if float(np.abs(np.diff(finite)).sum()) > 8 * spread else 2.0
+
+
+# A curve item's look: its colour, then (dashed, scatter, marked, line width), None for an
+# envelope.
+Style = tuple[str, tuple[bool, bool, bool, float] | None]
+
+
+def style_of(curve: Curve, index: int) -> Style:
+    """How ``curve``, the ``index``-th of its view, is drawn."""
+    color = (
+        curve.color
+        if isinstance(curve.color, str)
+        else current_look().colour(index if curve.color is None else curve.color)
+    )
+    if curve.envelope:
+        return color, None
+    # Markers show that positions are discrete while there are few of them.
+    marked = curve.scatter or (len(curve.x) <= MAX_MARKED_POINTS and not curve.dashed)
+    return color, (curve.dashed, curve.scatter, marked, _line_width(curve.y))
+
+
+def draw_styled(item: pg.PlotDataItem, curve: Curve, style: Style) -> None:
+    """Hand ``curve`` to ``item`` with the pens and symbols of ``style``."""
+    color, look = style
+    if look is None:
+        item.setData(curve.x, curve.y, pen=pen(light(color), width=1), connect="pairs", symbol=None)
+        item.setZValue(1.5)
+        return
+    dashed, scatter, marked, width = look
+    item.setData(
+        curve.x,
+        curve.y,
+        pen=None if scatter else pen(color, dashed=dashed, width=width),
+        connect="all",
+        symbol="o" if marked else None,
+        symbolSize=7,
+        symbolBrush=_symbol_brush(color),
+        symbolPen=_NO_PEN,
+    )
+    item.setZValue(2)
+    # Solid lines as separate segments: Qt strokes a long antialiased polyline wider than 1 px
+    # several times slower (its joins), and opaque segments look the same. Dashes need the
+    # one polyline to keep their pattern.
+    mode = "off" if dashed else "on"
+    if item.curve.opts["segmentedLineMode"] != mode:
+        item.curve.setSegmentedLineMode(mode)
+
+
+# The same QPen and QBrush objects frame after frame: a scatter's symbol atlas keys its
+# rendered symbols by their identity, so a new brush per frame renders the symbol again and
+# grows the atlas by one for every frame drawn.
+_NO_PEN = pg.mkPen(None)
+
+
+@functools.cache
+def _symbol_brush(color: str) -> pg.QtGui.QBrush:
+    return pg.mkBrush(color)
