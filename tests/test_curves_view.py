@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+import pytest
+from PySide6.QtCore import QPointF
+from PySide6.QtGui import QImage
 
 from posenc_gui.views import Band, Curve, CurvesView, Line, Span
 
@@ -144,3 +147,63 @@ def test_markers_are_rendered_once_however_many_frames_are_drawn(qtbot):
         view.set_curves([Curve("dots", x, x + shift, scatter=True, color=3)])
     atlas = view.curve_items[0].scatter.fragmentAtlas
     assert len(atlas) == 1  # one symbol, one size, one pen and brush: one rendered marker
+
+
+@pytest.fixture
+def light_look():
+    """Views built in the app's default look (pyqtgraph's colours too), restored after."""
+    from posenc_gui.views.style import Look, current_look, set_look
+
+    before = current_look()
+    options = {name: pg.getConfigOption(name) for name in ("background", "foreground")}
+    set_look(Look())
+    yield
+    set_look(before)
+    pg.setConfigOptions(**options)
+
+
+def shown_log_view(qtbot, low_decade: int) -> tuple[CurvesView, QImage]:
+    """A 700 × 400 view of y = 10^low_decade … 1 on a log axis over x = 0 … 999, grabbed."""
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    view.resize(700, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_log(y=True)
+    x = np.arange(1000.0)
+    view.set_curves([Curve("a", x, np.logspace(low_decade, 0, len(x)))])
+    qtbot.wait(50)
+    return view, view.grab().toImage()
+
+
+def grid_row_lightness(view: CurvesView, image: QImage, log_y: float) -> float:
+    """The mean lightness of the darkest pixel row around the grid line at ``log_y``, across
+    x = 700 … 950 (where the curve runs above the lines asked about)."""
+    left, right = (
+        view.mapFromScene(view.plot.vb.mapViewToScene(QPointF(at, log_y))) for at in (700, 950)
+    )
+    return min(
+        np.mean(
+            [image.pixelColor(column, row).lightness() for column in range(left.x(), right.x())]
+        )
+        for row in range(left.y() - 1, left.y() + 2)
+    )
+
+
+def test_a_log_axis_over_many_decades_keeps_its_grid_lines(qtbot, light_look):
+    # Over 19 decades its minor lines (2 … 9 in each decade, 171) lie 1-2 px apart, faded to
+    # near the background: drawn, they covered the decade lines.
+    view, image = shown_log_view(qtbot, -19)
+    background = image.pixelColor(3, 3).lightness()
+    assert background > 240
+    for decade in (-15, -10):  # their lines run across the plot
+        assert grid_row_lightness(view, image, decade) < background - 10
+
+
+def test_a_log_axis_draws_its_decades_stronger_than_the_minor_lines(qtbot, light_look):
+    # pyqtgraph's minor level repeats the decades: drawn after them in its fainter colour, it
+    # made the decade lines look like the minor ones.
+    view, image = shown_log_view(qtbot, -4)
+    decade = grid_row_lightness(view, image, -2.0)
+    minor = grid_row_lightness(view, image, float(np.log10(3e-3)))
+    assert decade < minor - 10

@@ -129,6 +129,7 @@ def tick_font() -> QFont:
 END_ROOM_PX = 10  # room past an axis's ends for its end tick labels (× the look's scale)
 SHRINK_AFTER_MS = 800  # an axis gives back room its labels no longer need once this long quiet
 ROOM_SLACK_PX = 10  # pyqtgraph's own: an axis keeps room a few px wider than its labels need
+FAINTEST_GRID_ALPHA = 3  # of 255: fainter grid lines (about 1 %) are not drawn
 
 
 class CompactAxis(pg.AxisItem):
@@ -171,6 +172,31 @@ class CompactAxis(pg.AxisItem):
             self.textHeight = x
         if self.style["autoExpandTextSpace"]:
             self._adjustSize()
+
+    def tickValues(self, minVal: float, maxVal: float, size: float) -> list:
+        """pyqtgraph's tick levels, with two fixes for grids:
+
+        - On a log axis its minor level (1 … 9 in each decade) repeats the decades of the
+          levels above; drawn after them in its fainter colour, those lines covered the decade
+          lines. They are left to the levels above.
+        - A level whose lines pyqtgraph fades (the more densely they lie, the fainter) below
+          FAINTEST_GRID_ALPHA is left out, with the finer ones after it: nobody can see them,
+          and there are no labels at such density. Over 19 decades a log axis drew 171
+          minor lines at 2/255, and measuring their labels took most of its 5 ms a paint.
+        """
+        levels = super().tickValues(minVal, maxVal, size)
+        if self.logMode and len(levels) > 1 and levels[-1][0] is None:
+            decades = {round(value) for _, values in levels[:-1] for value in values}
+            minor = [value for value in levels[-1][1] if not _is_one_of(value, decades)]
+            levels = [*levels[:-1], (None, minor)]
+        if self.grid is False or self.style["tickAlpha"] is not None:
+            return levels  # ticks, not a grid: pyqtgraph draws them opaque
+        for level, (_, values) in enumerate(levels):
+            fading = min(max(0.05 * size / (len(values) + 1), 0.0), 1.0)
+            alpha = int(255 / (level + 1) * self.grid / 255 * fading)  # as pyqtgraph's
+            if level > 0 and alpha < FAINTEST_GRID_ALPHA:
+                return levels[:level]
+        return levels
 
     def generateDrawSpecs(self, p: QPainter) -> tuple | None:
         specs = super().generateDrawSpecs(p)
@@ -234,6 +260,11 @@ class CompactAxis(pg.AxisItem):
         if max((abs(v) for v in values), default=0) < 10_000:
             return super().tickStrings(values, scale, spacing)
         return [_compact(v * scale) for v in values]
+
+
+def _is_one_of(value: float, decades: set[int]) -> bool:
+    """Whether the log-axis tick ``value`` is one of the whole ``decades`` (to rounding)."""
+    return abs(value - round(value)) < 1e-9 and round(value) in decades
 
 
 def pre_blended(colour: QColor, alpha: float, background: QColor) -> QColor:
