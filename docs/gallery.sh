@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's gallery, made by the app's own export (headless):  bash docs/gallery.sh
+# The README's gallery and window screenshots, made by the app itself (headless):
+#   bash docs/gallery.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export QT_QPA_PLATFORM=offscreen
@@ -17,3 +18,16 @@ mkdir -p docs/gallery
     --out docs/gallery/relative-alibi-en-presentation.png
 "$python" main.py export --tab absolute --view similarity --seq-len 128 --lang zh_CN \
     --theme dark --out docs/gallery/absolute-similarity-zh_CN-dark.png
+# The window screenshots: each starts from the defaults, then applies its options.
+"$python" main.py --tokens --screenshot docs/absolute-tab.png
+"$python" main.py --session docs/relative-scores.json --screenshot docs/relative-scores.png
+"$python" main.py --tab rope --page rotation --seq-len 256 --screenshot docs/rope-rotation.png
+"$python" main.py --tab rope --page precision --seq-len 4096 --screenshot docs/rope-precision.png
+"$python" main.py --preset "Llama-3.1-8B" --tab extension \
+    --screenshot docs/extension-llama31.png
+"$python" main.py --preset "Gemma-3-27B (local θ 1e4, global θ 1e6 ×8)" --tab extension \
+    --page layers --screenshot docs/extension-layers-gemma3.png
+"$python" main.py --preset "Qwen3-VL-8B (M-RoPE interleaved 24/20/20)" --page sequence \
+    --screenshot docs/multimodal-qwen3vl.png
+"$python" main.py --preset "Pixtral-12B vision encoder (2-D axial, 64 × 64 patches)" \
+    --page scores --screenshot docs/multimodal-pixtral-scores.png
