@@ -155,7 +155,8 @@ def light_look():
     from posenc_gui.views.style import Look, current_look, set_look
 
     before = current_look()
-    options = {name: pg.getConfigOption(name) for name in ("background", "foreground")}
+    names = ("background", "foreground", "antialias", "imageAxisOrder")  # those set_look sets
+    options = {name: pg.getConfigOption(name) for name in names}
     set_look(Look())
     yield
     set_look(before)
