@@ -193,7 +193,7 @@ def grid_row_lightness(view: CurvesView, image: QImage, log_y: float) -> float:
 
 def test_a_log_axis_over_many_decades_keeps_its_grid_lines(qtbot, light_look):
     # Over 19 decades its minor lines (2 … 9 in each decade, 171) lie 1-2 px apart, faded to
-    # near the background: drawn, they covered the decade lines.
+    # the background's colour, 9·10ᵏ on the row of 10ᵏ⁺¹: drawn, they covered the decade lines.
     view, image = shown_log_view(qtbot, -19)
     background = image.pixelColor(3, 3).lightness()
     assert background > 240

@@ -6,6 +6,7 @@ import threading
 
 import pytest
 import torch
+from PySide6.QtCore import Qt
 
 from posenc_gui.engine import Engine, available_devices, check_device, default_device
 from posenc_gui.tabs.absolute.compute import AbsoluteParams, compute_absolute
@@ -261,11 +262,18 @@ def test_freed_memory_goes_back_to_the_system_after_each_computation(qtbot, engi
 
     if platform.system() == "Linux" and platform.libc_ver()[0] == "glibc":
         assert _malloc_trim() is not None  # glibc's malloc_trim, found by ctypes
-    calls, drawn = [], []
-    monkeypatch.setattr(engine_module, "release_freed_memory", lambda: calls.append(1))
+    sent, trims_after, drawn = [], [], []
+    # on the worker thread, as the result is sent: the trim comes after it (while the GUI
+    # thread draws), not on the way to the frame
+    engine._worker.computed.connect(
+        lambda *result: sent.append(1), Qt.ConnectionType.DirectConnection
+    )
+    monkeypatch.setattr(
+        engine_module, "release_freed_memory", lambda: trims_after.append(len(sent))
+    )
     engine.submit("tab", lambda p, d: p, "frame", drawn.append)
-    # after the result is sent: the trim runs while the GUI thread draws
-    qtbot.waitUntil(lambda: drawn == ["frame"] and calls == [1], timeout=5000)
+    qtbot.waitUntil(lambda: drawn == ["frame"] and bool(trims_after), timeout=5000)
+    assert trims_after == [1]  # once, after the result was sent
 
 
 def test_what_draws_a_frame_is_released_on_the_gui_thread(qtbot, engine):

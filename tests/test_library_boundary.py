@@ -1,6 +1,7 @@
-"""posenc_gui.encodings is the Qt-free library API; every tab's compute module is Qt-free and
-the views never need torch — checked by importing each module alone in a fresh interpreter
-(the import-linter contracts in pyproject.toml check the import graph as well)."""
+"""posenc_gui.encodings is the Qt-free library API; every tab's compute module (and the module
+of each curve it adds to the Compare tab) is Qt-free and the views never need torch — checked
+by importing each module alone in a fresh interpreter (the import-linter contracts in
+pyproject.toml check the import graph as well)."""
 
 import pkgutil
 import subprocess
@@ -30,13 +31,17 @@ def loaded_after_import(module: str, prefixes: tuple[str, ...]) -> list[str]:
 ENCODINGS = [
     f"posenc_gui.encodings.{m.name}" for m in pkgutil.iter_modules(posenc_gui.encodings.__path__)
 ]
-COMPUTES = sorted({tab.compute.__module__ for tab in registry.tab_classes()})
+COMPUTES = sorted(
+    {tab.compute.__module__ for tab in registry.tab_classes()}
+    | {entry.curves.__module__ for tab in registry.tab_classes() for entry in tab.compare}
+)
 VIEWS = [f"posenc_gui.views.{m.name}" for m in pkgutil.iter_modules(posenc_gui.views.__path__)]
 
 
 def test_the_walk_finds_every_module():
     assert {"posenc_gui.encodings.rope", "posenc_gui.encodings.window"} <= set(ENCODINGS)
-    assert len(COMPUTES) == len(registry.tab_classes())
+    assert {tab.compute.__module__ for tab in registry.tab_classes()} <= set(COMPUTES)
+    assert "posenc_gui.tabs.relative.compare" in COMPUTES
     assert "posenc_gui.views.heatmap" in VIEWS
 
 

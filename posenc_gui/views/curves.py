@@ -10,7 +10,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 
 from posenc_gui.encodings.window import Window
-from posenc_gui.views.curve_items import Band, Curve, Line, Span, Style, draw_styled, style_of
+from posenc_gui.views.curve_specs import Band, Curve, Line, Span, Style, draw_styled, style_of
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.legend import add_legend, fit_legend, remove_entry, rename_entry
 from posenc_gui.views.style import current_look, fit_height, pen, style_plot

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 
-from posenc_gui.views.curves import Curve, CurvesView
+from posenc_gui.views.curve_specs import Curve
+from posenc_gui.views.curves import CurvesView
 from posenc_gui.views.deferred import when_shown
 from posenc_gui.views.style import current_look
 
