@@ -1,5 +1,5 @@
 """A tab's frames on their way: coarse first when frames are heavy, the exact one once the
-controls rest, and a sign over the views: busy with the percent done, or showing a coarse frame.
+controls rest, and a sign for the views: busy with the percent done, or showing a coarse frame.
 
 Coarse, then exact: when one of the tab's last HEAVY_MEMORY exact frames at these sizes (or
 smaller ones) took longer than COARSE_AFTER_MS to compute (one control's views can be heavy
@@ -46,7 +46,7 @@ class FrameRequests(QObject):
         over: QObject,
     ) -> None:
         """``sizes``: the shared sizes now (times at other sizes say nothing of these);
-        ``show(frame)`` draws a frame; ``busy`` is the sign for the caller to place over the
+        ``show(frame)`` draws a frame; ``busy`` is the sign for the caller to place by the
         views: it says when work is under way, how far it got, and when a frame is coarse."""
         super().__init__(over)
         self._engine, self._channel = engine, channel

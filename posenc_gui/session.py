@@ -1,4 +1,5 @@
-"""Sessions: the look, the language and every tab's settings as versioned JSON.
+"""Sessions: the look, the language, the window's place and every tab's settings as versioned
+JSON.
 
 A file is read whole and checked before anything changes; a corrupt or foreign file raises
 ValueError with the reason. The last session lives in QSettings between runs.
@@ -9,7 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QMainWindow
 
 from posenc_gui.files import parse_json
 from posenc_gui.i18n import LANGUAGES
@@ -105,3 +107,35 @@ def last_session() -> dict[str, Any] | None:
     if not isinstance(text, str):
         raise ValueError(f"the settings file holds a {type(text).__name__}, not a session")
     return parse_session(text.encode("utf-8"), "last session")
+
+
+def placement(window: QMainWindow) -> dict[str, Any]:
+    """Where ``window`` is and how large, as a session keeps it (the normal geometry of a
+    maximised window, so un-maximising restores it)."""
+    normal = window.normalGeometry() if window.isMaximized() else window.geometry()
+    return {
+        "x": normal.x(),
+        "y": normal.y(),
+        "width": normal.width(),
+        "height": normal.height(),
+        "maximized": window.isMaximized(),
+    }
+
+
+def place(window: QMainWindow, data: object) -> None:
+    """Apply ``placement()`` data to ``window``; ValueError naming the field that does not fit."""
+    if not isinstance(data, dict):
+        raise ValueError("window must be an object with x, y, width, height and maximized")
+    fields = {"x": (-100_000, 100_000), "y": (-100_000, 100_000)}
+    fields |= {"width": (200, 100_000), "height": (150, 100_000)}
+    for key, (low, high) in fields.items():
+        value = data.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(f"window.{key} must be a whole number in [{low}, {high}]")
+    if not isinstance(data.get("maximized", False), bool):
+        raise ValueError("window.maximized must be true or false")
+    window.setGeometry(data["x"], data["y"], data["width"], data["height"])
+    state = window.windowState() & ~Qt.WindowState.WindowMaximized
+    if data.get("maximized"):
+        state |= Qt.WindowState.WindowMaximized
+    window.setWindowState(state)

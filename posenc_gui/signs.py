@@ -1,9 +1,10 @@
-"""Signs over a tab's views: one line each, in a strip of fixed height.
+"""Signs over a tab's views: one line each, side by side in a strip.
 
 A sign that comes and goes (busy, not current) must not move the views: a view that changes
-size repaints whole and, at large sizes, asks for a new frame. So the strip keeps its height
-whether a sign shows or not, and a long text is elided to the room there is (the whole text
-is its tooltip).
+size repaints whole and, at large sizes, asks for a new frame. In the window the strip sits in
+the tab bar's corner, which the views never share; a tab on its own keeps it above its views,
+as tall as a sign whether one shows or not. A long text is elided to the room there is (the
+whole text is its tooltip).
 """
 
 from __future__ import annotations
@@ -16,8 +17,11 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QStyle,
     QStyleOption,
+    QTabWidget,
     QWidget,
 )
+
+CORNER_GAP_PX = 12  # between the last tab and a sign in the tab bar's corner
 
 
 class Sign(QLabel):
@@ -53,15 +57,25 @@ class Sign(QLabel):
         painter.end()
 
 
-def sign_strip(*signs: Sign) -> QWidget:
-    """The signs side by side (the last takes the room left) in a strip as tall as one sign,
-    shown or not."""
-    strip = QWidget()
-    strip.setObjectName("signs")
-    row = QHBoxLayout(strip)
-    row.setContentsMargins(0, 0, 0, 0)
-    for index, sign in enumerate(signs):
-        row.addWidget(sign, 1 if index == len(signs) - 1 else 0)
-    row.addStretch(0)
-    strip.setFixedHeight(max(sign.sizeHint().height() for sign in signs))
-    return strip
+class SignStrip(QWidget):
+    """The signs side by side (the last takes the room left), as tall as one sign."""
+
+    def __init__(self, *signs: Sign) -> None:
+        super().__init__()
+        self.setObjectName("signs")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        for index, sign in enumerate(signs):
+            row.addWidget(sign, 1 if index == len(signs) - 1 else 0)
+        row.addStretch(0)
+        self.setFixedHeight(max(sign.sizeHint().height() for sign in signs))
+
+    def sizeHint(self) -> QSize:
+        """As wide as the signs shown; in a tab bar's corner, no wider than the room the tabs
+        leave (QTabWidget gives a corner widget all it asks for, and would squeeze the tabs)."""
+        hint = super().sizeHint()
+        holder = self.parentWidget()
+        if isinstance(holder, QTabWidget):
+            room = holder.width() - holder.tabBar().sizeHint().width() - CORNER_GAP_PX
+            hint.setWidth(max(0, min(hint.width(), room)))
+        return hint

@@ -34,7 +34,7 @@ from posenc_gui.frame_requests import FrameRequests
 from posenc_gui.i18n import tr
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
-from posenc_gui.signs import Sign, sign_strip
+from posenc_gui.signs import Sign, SignStrip
 from posenc_gui.tabspec import TabSpec
 from posenc_gui.views.deferred import settle
 from posenc_gui.views.style import current_look
@@ -134,7 +134,7 @@ class Tab(QWidget):
         scroll.setFixedWidth(360)
         self.views = QGridLayout()
         self.pages: QTabWidget | None = None
-        # Over the views while what they show is not what the controls say.
+        # Shown while what the views show is not what the controls say.
         self.stale = Sign("", background="#6b6b6b", objectName="stale")
         self.stale.hide()
         # Views never get less height than their texts need (``fit_height``): in a window too
@@ -152,7 +152,9 @@ class Tab(QWidget):
         )
         self.busy = self.frame_requests.busy
         figures = QVBoxLayout()
-        figures.addWidget(sign_strip(self.busy, self.stale))
+        # The window moves the strip to its tab bar's corner (``MainWindow.show_signs``).
+        self.signs = SignStrip(self.busy, self.stale)
+        figures.addWidget(self.signs)
         figures.addLayout(self.views, 1)
         figures_widget = QWidget()
         figures_widget.setLayout(figures)

@@ -25,7 +25,16 @@ from posenc_gui.menus import build_menus
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.paths import resource_path
 from posenc_gui.presets import Preset, load_presets, read_config_json
-from posenc_gui.session import FORMAT, VERSION, changes, parse_session, remember, session_bytes
+from posenc_gui.session import (
+    FORMAT,
+    VERSION,
+    changes,
+    parse_session,
+    place,
+    placement,
+    remember,
+    session_bytes,
+)
 from posenc_gui.session import look as session_look
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.teardown import delete_at_exit, keep_until_closed
@@ -76,12 +85,14 @@ class MainWindow(QMainWindow):
         self.parameters.changed.connect(self.refresh)
         self.tabs.currentChanged.connect(self.refresh)
         self.tabs.currentChanged.connect(self.hover_label.clear)  # it read the tab left
+        self.tabs.currentChanged.connect(self.show_signs)
         self.engine.frame_drawn.connect(self._on_frame)
         self.engine.failed.connect(self._on_failure)
         self.engine.device_changed.connect(self._on_device)
         self._show_device(self.engine.device)
         self.resize(1500, 950)
         self.refresh()  # the first frame, requested once
+        self.show_signs()
 
     def session(self) -> dict[str, Any]:
         """Everything a session file holds: look, language, shown tab and every setting."""
@@ -91,7 +102,7 @@ class MainWindow(QMainWindow):
             "language": language(),
             "look": dataclasses.asdict(current_look()),
             "tab": self.tabs.currentWidget().objectName(),
-            "window": self._placement(),
+            "window": placement(self),
             "parameters": settings(self.parameters),
             # A tab never built has its defaults: nothing to keep.
             "tabs": {tab.name: tab.state() for tab in self.built_tabs()},
@@ -111,39 +122,9 @@ class MainWindow(QMainWindow):
             self._set_session(before)
             raise
 
-    def _placement(self) -> dict[str, Any]:
-        """Where the window is and how large, as a session keeps it (the normal geometry of a
-        maximised window, so un-maximising restores it)."""
-        normal = self.normalGeometry() if self.isMaximized() else self.geometry()
-        return {
-            "x": normal.x(),
-            "y": normal.y(),
-            "width": normal.width(),
-            "height": normal.height(),
-            "maximized": self.isMaximized(),
-        }
-
-    def _place(self, placement: object) -> None:
-        """Apply ``_placement()`` data; ValueError naming the field that does not fit."""
-        if not isinstance(placement, dict):
-            raise ValueError("window must be an object with x, y, width, height and maximized")
-        fields = {"x": (-100_000, 100_000), "y": (-100_000, 100_000)}
-        fields |= {"width": (200, 100_000), "height": (150, 100_000)}
-        for key, (low, high) in fields.items():
-            value = placement.get(key)
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise ValueError(f"window.{key} must be a whole number in [{low}, {high}]")
-        if not isinstance(placement.get("maximized", False), bool):
-            raise ValueError("window.maximized must be true or false")
-        self.setGeometry(placement["x"], placement["y"], placement["width"], placement["height"])
-        state = self.windowState() & ~Qt.WindowState.WindowMaximized
-        if placement.get("maximized"):
-            state |= Qt.WindowState.WindowMaximized
-        self.setWindowState(state)
-
     def _set_session(self, session: dict[str, Any]) -> None:
         if "window" in session:
-            self._place(session["window"])
+            place(self, session["window"])
         try:
             apply_settings(self.parameters, session.get("parameters", {}))
         except ValueError as exc:
@@ -323,6 +304,15 @@ class MainWindow(QMainWindow):
         tab = self.tab_at(self.tabs.currentIndex())
         self.engine.prefer(tab.name)
         tab.refresh()
+
+    def show_signs(self) -> None:
+        """The shown tab's signs (busy, not current) in the tab bar's corner: there they take
+        no room from the views (the bar has room to spare) and move nothing as they come and
+        go."""
+        signs = self.tab_at(self.tabs.currentIndex()).signs
+        if self.tabs.cornerWidget(Qt.Corner.TopRightCorner) is not signs:
+            self.tabs.setCornerWidget(signs, Qt.Corner.TopRightCorner)  # hides the one before
+            signs.show()
 
     def channel_title(self, channel: str) -> str:
         """An engine channel as the interface names it: ``rope.rotation`` → ``RoPE · Rotation``

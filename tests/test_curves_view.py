@@ -116,7 +116,7 @@ def test_tick_labels_follow_the_frame(qtbot):
 
 
 def test_the_left_axis_grows_at_once_and_gives_back_room_once_quiet(qtbot):
-    from posenc_gui.views.style import SHRINK_AFTER_MS
+    from posenc_gui.views.axes import SHRINK_AFTER_MS
 
     view = CurvesView("t", "x", "y")
     qtbot.addWidget(view)

@@ -111,10 +111,12 @@ def test_cells_are_square_where_both_axes_are_positions(window, qtbot):
     rows, cols = similarity.image.image.shape
     cell = similarity.image.mapRectToScene(similarity.image.boundingRect())
     assert cell.width() / cols == pytest.approx(cell.height() / rows, abs=1.0)
-    table: HeatmapView = tab.table_view  # dimension × position: fills its view
+    table: HeatmapView = tab.table_view  # dimension × position: fills its plot's box
+    drawn = table.image.mapRectToScene(table.image.boundingRect())
+    box = table.plot.vb.sceneBoundingRect()
+    assert abs(drawn.width() - box.width()) < 1 and abs(drawn.height() - box.height()) < 1
     rows, cols = table.image.image.shape
-    cell = table.image.mapRectToScene(table.image.boundingRect())
-    assert abs(cell.width() / cols - cell.height() / rows) > 1.0
+    assert abs(drawn.width() / cols / (drawn.height() / rows) - 1) > 0.1  # cells not square
 
 
 def test_the_interface_writes_one_notation(window, qtbot):

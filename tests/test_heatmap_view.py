@@ -1,8 +1,10 @@
-"""HeatmapView colours data by what it is when the caller leaves the levels to it."""
+"""HeatmapView colours data by what it is when the caller leaves the levels to it, and shows a
+square image with its axes over the data only."""
 
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QTabWidget
 
 from posenc_gui.views import HeatmapView
@@ -61,3 +63,62 @@ def test_a_view_not_drawn_yet_asks_again_when_resized(qtbot):
     with qtbot.waitSignal(view.viewport.changed):
         view.resize(800, 600)
     assert view.windows(64, 64)[0].pixels > asked[0].pixels
+
+
+def _spans_its_data(view: HeatmapView, cells: int) -> bool:
+    """Whether the view's x and y ranges reach less than a cell past the data's."""
+    (x0, x1), (y0, y1) = view.plot.vb.viewRange()
+    return abs(x1 - x0 - cells) < 1 and abs(y1 - y0 - cells) < 1
+
+
+def _shown_square(qtbot, size: tuple[int, int]) -> HeatmapView:
+    view = HeatmapView("(c) Similarity PE·PEᵀ", "position", "position", "v", square=True)
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_data(np.arange(64.0 * 64).reshape(64, 64))
+    return view
+
+
+def test_a_square_heatmap_spans_its_data_in_a_wide_view_with_its_colorbar_beside_it(qtbot):
+    view = _shown_square(qtbot, (900, 400))
+    qtbot.waitUntil(lambda: _spans_its_data(view, 64))  # not widened past it: margins instead
+    box, bar = view.plot.vb.sceneBoundingRect(), view.colorbar.sceneBoundingRect()
+    assert 0 < bar.left() - box.right() < 60  # only the value axis's label between
+    figure = view.plot.geometry()  # the plot in the view, centred
+    assert figure.left() > 150 and abs(figure.left() - (view.width() - figure.right())) < 4
+
+
+def test_a_square_heatmap_spans_its_data_in_a_tall_view(qtbot):
+    view = _shown_square(qtbot, (420, 800))
+    qtbot.waitUntil(lambda: _spans_its_data(view, 64))
+    title = view.plot.titleLabel.sceneBoundingRect()
+    assert title.top() > 150  # the title stays on the image: the margins are above it
+    assert view.minimumHeight() < 500  # margins are not room the view needs
+
+
+def test_a_square_heatmap_fits_its_view_again_after_the_view_shrinks(qtbot):
+    view = _shown_square(qtbot, (1400, 500))
+    qtbot.waitUntil(lambda: _spans_its_data(view, 64))
+    view.resize(600, 500)
+    qtbot.waitUntil(lambda: _spans_its_data(view, 64))
+    figure = view.centralWidget.geometry()  # not held at the wider view's margins
+    assert figure.width() <= view.width() + 0.5, (figure, view.width())
+
+
+def test_a_heatmap_labels_the_first_cell_at_the_axis_end(qtbot):
+    view = HeatmapView("t", "dimension", "position", "v")  # fills its view: range = data
+    qtbot.addWidget(view)
+    view.resize(400, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_data(np.ones((4, 128)))  # cells 2-3 px wide: the "0" label reaches past the end
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        texts = view.plot.getAxis("bottom").generateDrawSpecs(painter)[2]
+    finally:
+        painter.end()
+    labels = [text for _, _, text in texts]
+    assert labels[0] == "0" and len(labels) >= 3, labels

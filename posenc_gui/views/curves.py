@@ -10,10 +10,11 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 
 from posenc_gui.encodings.window import Window
+from posenc_gui.views.axes import fit_height, style_plot
 from posenc_gui.views.curve_specs import Band, Curve, Line, Span, Style, draw_styled, style_of
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.legend import add_legend, fit_legend, remove_entry, rename_entry
-from posenc_gui.views.style import current_look, fit_height, pen, style_plot
+from posenc_gui.views.style import current_look, pen
 from posenc_gui.views.viewport import Viewport
 
 MAX_READ_CURVES = 8  # curves named in a hover readout

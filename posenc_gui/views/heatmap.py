@@ -9,18 +9,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Signal
 
 from posenc_gui.encodings.window import Window
+from posenc_gui.views.axes import CompactAxis, fit_height, style_plot
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
-from posenc_gui.views.style import (
-    CYCLIC,
-    DIVERGING,
-    SEQUENTIAL,
-    CompactAxis,
-    colormap,
-    current_look,
-    fit_height,
-    style_plot,
-    tick_font,
-)
+from posenc_gui.views.style import CYCLIC, DIVERGING, SEQUENTIAL, colormap, current_look, tick_font
 from posenc_gui.views.viewport import Viewport
 
 MASK_RGBA = np.array([200, 200, 200, 255])
@@ -38,6 +29,8 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
     """
 
     hovered = Signal(str)
+    _square = False  # until __init__ says (Qt resizes the view while it is built)
+    _padding = (0.0, 0.0)
 
     def __init__(
         self,
@@ -61,7 +54,13 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         self.plot.invertY(True)  # position 0 at the top, as in the papers' figures
         # Square cells: the view shows the whole image and widens the other axis's range
         # (so the data's range cannot also be its limits: the viewport leaves them open).
+        # Where the view's shape differs from the image's, margins narrow the figure to it
+        # instead (``_hug_image``): no axis over empty room.
         self.plot.vb.setAspectLocked(square)
+        self._square = square
+        self._aspect = 1.0  # the whole array's width over its height, in cells
+        self._margins = self.ci.layout.getContentsMargins()  # (left, top, right, bottom)
+        self._padding = (0.0, 0.0)  # added to them: px left and right, px above and below
         self.image = pg.ImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)
         self.mask = pg.ImageItem(axisOrder="row-major")
@@ -89,6 +88,8 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         # square cells: a resize reaches the image through the range the aspect lock sets
         self.plot.vb.sigRangeChanged.connect(self._set_ticks)
         self.viewport = Viewport(self.plot.vb, points=False, bounded=not square)
+        if square:
+            self.plot.vb.sigResized.connect(lambda: self._hug_image())
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
 
     def windows(self, cols: int, rows: int) -> tuple[Window, Window]:
@@ -138,6 +139,9 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
         self.mask.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
         cols_total, rows_total = extent or (int(x1), int(y1))
+        if self._square and cols_total / rows_total != self._aspect:
+            self._aspect = cols_total / rows_total
+            self._hug_image()
         self.viewport.show_extent((0, cols_total), (0, rows_total))
         self._set_ticks()
 
@@ -154,8 +158,43 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         axis.setTickFont(tick_font())
 
     def resizeEvent(self, event: pg.QtGui.QResizeEvent) -> None:
+        if self._square:  # margins count in the figure's least size: a smaller view lays it
+            # out without them first, or the figure would stay larger than the view (the
+            # box's resize brings them back, fitted)
+            grown = event.size() - event.oldSize()
+            across, down = self._padding
+            self._pad(across if grown.width() >= 0 else 0.0, down if grown.height() >= 0 else 0.0)
         super().resizeEvent(event)
-        fit_height(self, self.centralWidget)
+        if self.centralWidget is not None:  # None once closed
+            fit_height(self, self.centralWidget, spare=2 * self._padding[1])
+
+    def _hug_image(self) -> None:
+        """Square cells leave room beside the image or above it: equal margins either side of
+        the figure take it, so that the plot's box is the image's shape (its axes span the
+        data only) and the colorbar sits next to it."""
+        box = self.plot.vb.geometry()
+        if box.isEmpty():
+            return  # not laid out yet: the box's first resize comes back here
+        across, down = self._padding
+        width, height = box.width() + 2 * across, box.height() + 2 * down  # with no margins
+        if width > height * self._aspect:
+            padding = ((width - height * self._aspect) / 2, 0.0)
+        else:
+            padding = (0.0, (height - width / self._aspect) / 2)
+        if any(abs(new - old) >= 1 for new, old in zip(padding, self._padding, strict=True)):
+            self._pad(*padding)  # not for rounding: each change lays the figure out
+
+    def _pad(self, across: float, down: float) -> None:
+        """Margins of ``across`` px left and right of the figure, ``down`` above and below.
+        The title wraps as if they were not there (it may reach into them): a title that
+        wrapped would shorten the box, which would ask for more margin."""
+        if (across, down) != self._padding:
+            self._padding = (across, down)
+            self.plot.titleLabel.spill = 2 * across
+            left, top, right, bottom = self._margins
+            self.ci.layout.setContentsMargins(
+                left + across, top + down, right + across, bottom + down
+            )
 
     def _set_ticks(self) -> None:
         """Cell-centred ticks, every n-th where the view is too small for all (recomputed on

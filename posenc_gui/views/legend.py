@@ -8,7 +8,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetricsF
 
-from posenc_gui.views.style import fit_height, tick_font
+from posenc_gui.views.axes import fit_height
+from posenc_gui.views.style import tick_font
 
 QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's "no maximum"
 MAX_LEGEND_SHARE = 0.3  # of the view's height

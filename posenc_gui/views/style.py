@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, QSizeF, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QGuiApplication, QPainter, QPen
+from PySide6.QtCore import QSizeF, Qt
+from PySide6.QtGui import QColor, QFont, QGuiApplication
 
 from posenc_gui.choices import THEMES
 
@@ -126,150 +126,6 @@ def tick_font() -> QFont:
     return font
 
 
-END_ROOM_PX = 10  # room past an axis's ends for its end tick labels (× the look's scale)
-SHRINK_AFTER_MS = 800  # an axis gives back room its labels no longer need once this long quiet
-ROOM_SLACK_PX = 10  # pyqtgraph's own: an axis keeps room a few px wider than its labels need
-FAINTEST_GRID_ALPHA = 3  # of 255: fainter grid lines (about 1 %) are not drawn
-
-
-class CompactAxis(pg.AxisItem):
-    """Tick labels that stay short at a million positions: 250k, 1.05M. Grid lines and ticks
-    in opaque colours blended with the background beforehand: Qt's raster engine draws
-    translucent lines many times slower (tens of milliseconds a frame for a grid). Room for
-    the labels grows at once and shrinks only once the axis is quiet (``_updateMaxTextSize``)."""
-
-    def __init__(self, orientation: str) -> None:
-        super().__init__(orientation)
-        self._background = QColor(current_look().background)
-        self._opaque: dict[int, QPen] = {}  # by the translucent colour's ARGB
-        self._needed = 0  # px across the axis the labels of its last paint needed
-        self._shrink = QTimer(self, singleShot=True, interval=SHRINK_AFTER_MS)
-        self._shrink.timeout.connect(self._give_back_room)
-
-    def _updateMaxTextSize(self, x: int) -> None:
-        """Called from each paint with the room its labels need: grown at once (no label is
-        ever cut), given back SHRINK_AFTER_MS after the last paint that needed less. While a
-        control moves, labels a little narrower, then wider again, would otherwise re-lay the
-        view out and paint it twice a frame."""
-        self._needed = x
-        if x > self._room():
-            self._shrink.stop()
-            self._set_room(x)
-        elif x < self._room() - ROOM_SLACK_PX:
-            self._shrink.start()
-
-    def _give_back_room(self) -> None:
-        if self._needed < self._room() - ROOM_SLACK_PX:
-            self._set_room(self._needed)
-
-    def _room(self) -> float:
-        return self.textWidth if self.orientation in ("left", "right") else self.textHeight
-
-    def _set_room(self, x: int) -> None:
-        if self.orientation in ("left", "right"):
-            self.textWidth = x
-        else:
-            self.textHeight = x
-        if self.style["autoExpandTextSpace"]:
-            self._adjustSize()
-
-    def tickValues(self, minVal: float, maxVal: float, size: float) -> list:
-        """pyqtgraph's tick levels, with two fixes for grids drawn in opaque pre-blended pens,
-        where a line drawn later replaces the pixels of one drawn before:
-
-        - On a log axis its minor level (1 … 9 in each decade) repeats the decades of the
-          levels above; drawn after them in its fainter colour, it covered the decade lines.
-          Those values are left to the levels above.
-        - A level pyqtgraph fades below FAINTEST_GRID_ALPHA (its lines 1-4 px apart: no labels
-          at such density) is left out, with the finer levels after it. Such lines come out
-          in the background's colour or next to it, and where they lie closer than a pixel
-          (9·10ᵏ next to 10ᵏ⁺¹ over 19 decades) they covered the lines of the levels above.
-          Over 19 decades that was 171 minor lines: measuring their labels took most of the
-          axis's 5.7 ms a paint (now 2.0 ms).
-        """
-        levels = super().tickValues(minVal, maxVal, size)
-        if self.logMode and len(levels) > 1 and levels[-1][0] is None:
-            decades = {round(value) for _, values in levels[:-1] for value in values}
-            minor = [value for value in levels[-1][1] if not _is_decade(value, decades)]
-            levels = [*levels[:-1], (None, minor)]
-        if self.grid is False or self.style["tickAlpha"] is not None:
-            return levels  # ticks, not a grid: pyqtgraph draws them opaque
-        for level, (_, values) in enumerate(levels):
-            fading = min(max(0.05 * size / (len(values) + 1), 0.0), 1.0)
-            alpha = int(255 / (level + 1) * (self.grid / 255.0 * fading))  # pyqtgraph's, as it
-            if level > 0 and alpha < FAINTEST_GRID_ALPHA:  # computes and rounds it
-                return levels[:level]
-        return levels
-
-    def generateDrawSpecs(self, p: QPainter) -> tuple | None:
-        specs = super().generateDrawSpecs(p)
-        if specs is None:
-            return None
-        axis, ticks, texts = specs
-        # No label more than half past the axis's ends: the plot keeps that much room around
-        # its data (style_plot), further it would run into the title or out of the view.
-        ends = self.mapRectFromParent(self.geometry())
-        horizontal = self.orientation in ("top", "bottom")
-        inside = [
-            (rect, flags, text)
-            for rect, flags, text in texts
-            if (
-                ends.left() <= rect.center().x() <= ends.right()
-                and ends.left() - END_ROOM_PX * current_look().scale <= rect.left()
-                and rect.right() <= ends.right() + END_ROOM_PX * current_look().scale
-                if horizontal
-                else ends.top() - END_ROOM_PX * current_look().scale <= rect.top()
-                and rect.bottom() <= ends.bottom() + END_ROOM_PX * current_look().scale
-            )
-        ]
-        return axis, [(self._opaque_pen(pen), a, b) for pen, a, b in ticks], apart(inside)
-
-    def _opaque_pen(self, pen: QPen) -> QPen:
-        colour = pen.color()
-        if colour.alpha() == 255:
-            return pen
-        key = colour.rgba()
-        if key not in self._opaque:
-            opaque = QPen(pen)
-            opaque.setColor(pre_blended(colour, colour.alphaF(), self._background))
-            self._opaque[key] = opaque
-        return self._opaque[key]
-
-    def labelString(self) -> str:
-        """The axis label elided to the axis's length (the full label is its tooltip)."""
-        style = ";".join(f"{key}: {value}" for key, value in self.labelStyle.items())
-        return f"<span style='{style}'>{self._fitted_label()}</span>"
-
-    def _fitted_label(self) -> str:
-        length = self.width() if self.orientation in ("top", "bottom") else self.height()
-        if length <= 0:
-            return self.labelText
-        font = tick_font()
-        points = str(self.labelStyle.get("font-size", "")).removesuffix("pt")
-        if points:
-            font.setPointSizeF(float(points))
-        metrics = QFontMetricsF(font)
-        room = length - 12  # the label's text frame
-        fitted = metrics.elidedText(self.labelText, Qt.TextElideMode.ElideRight, room)
-        self.setToolTip(self.labelText if fitted != self.labelText else "")
-        return fitted
-
-    def resizeEvent(self, ev: Any = None) -> None:
-        if self.label is not None and self.labelText:
-            self.label.setHtml(self.labelString())
-        super().resizeEvent(ev)
-
-    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
-        if max((abs(v) for v in values), default=0) < 10_000:
-            return super().tickStrings(values, scale, spacing)
-        return [_compact(v * scale) for v in values]
-
-
-def _is_decade(value: float, decades: set[int]) -> bool:
-    """Whether the log-axis tick ``value`` (a log10) is one of the whole ``decades``."""
-    return abs(value - round(value)) < 1e-9 and round(value) in decades
-
-
 def pre_blended(colour: QColor, alpha: float, background: QColor) -> QColor:
     """The opaque colour ``colour`` at ``alpha`` shows over ``background``:
     ``alpha·front + (1 − alpha)·back`` per channel."""
@@ -291,23 +147,6 @@ def light(colour: int | str, alpha: float = 0.35) -> str:
     if isinstance(colour, int):
         colour = current_look().colour(colour)
     return pre_blended(QColor(colour), alpha, QColor(current_look().background)).name()
-
-
-def apart(texts: list[tuple[QRectF, Any, str]]) -> list[tuple[QRectF, Any, str]]:
-    """Tick labels without those that would overlap one drawn before them (pyqtgraph lists
-    the major ticks' labels first, so those stay; log axes label minor ticks too)."""
-    kept: list[tuple[QRectF, Any, str]] = []
-    for text in texts:
-        if not any(text[0].intersects(other[0]) for other in kept):
-            kept.append(text)
-    return kept
-
-
-def _compact(value: float) -> str:
-    for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if abs(value) >= limit:
-            return f"{value / limit:.3g}{suffix}"
-    return f"{value:g}"
 
 
 def coloured(text: str, index: int) -> str:
@@ -347,8 +186,10 @@ class ShrinkableTitle(pg.LabelItem):
             hint.setWidth(0)
         return hint
 
+    spill = 0.0  # px in all its text may reach past its ends (into empty margins) unwrapped
+
     def resizeEvent(self, ev: Any) -> None:
-        width = self.width()
+        width = self.width() + self.spill
         self.item.setTextWidth(-1)  # the text's natural width, on one line
         natural = self.item.boundingRect().width()
         # a width always, so that the centring applies: lines of a title broken with <br> are
@@ -377,27 +218,3 @@ def wrap_title(plot: pg.PlotItem) -> None:
         default_title.scene().removeItem(default_title)
     plot.titleLabel = ShrinkableTitle("", parent=plot)
     plot.layout.addItem(plot.titleLabel, 0, 1)
-
-
-def fit_height(view: pg.GraphicsView, item: pg.GraphicsWidget) -> None:
-    """Keep ``view`` no shorter than its ``item`` needs for its texts (title, axes, legend):
-    a page that cannot give it that much stacks or scrolls rather than clipping them."""
-    need = math.ceil(item.effectiveSizeHint(Qt.SizeHint.MinimumSize).height())
-    if view.minimumHeight() != need:
-        view.setMinimumHeight(need)
-
-
-def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> None:
-    """Title, axis labels and readable tick fonts for one plot."""
-    wrap_title(plot)
-    set_title(plot, title)
-    plot.layout.setRowSpacing(0, END_ROOM_PX * current_look().scale)  # for end tick labels
-    plot.setAxisItems({"bottom": CompactAxis("bottom"), "left": CompactAxis("left")})
-    for side, label in (("bottom", x_label), ("left", y_label)):
-        axis = plot.getAxis(side)
-        axis.setLabel(label, **{"font-size": current_look().font_size(11)})
-        axis.setTickFont(tick_font())
-        axis.enableAutoSIPrefix(False)  # "×0.001" scaling confuses more than it helps
-    plot.showGrid(x=True, y=True, alpha=0.15)
-    for side in ("bottom", "left"):  # the axes draw the grid: behind the data, not over it
-        plot.getAxis(side).setZValue(-1)

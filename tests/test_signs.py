@@ -1,0 +1,48 @@
+"""The busy and not-current signs sit in the tab bar's corner: the shown tab's, taking no room
+from the views and moving nothing as they come and go."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QRect, Qt
+
+from tests.conftest import FRAME_TIMEOUT_MS
+
+LONG_REASON = "head_dim must be an even number from 2 to 16,384 (got 7); " * 4
+
+
+def _placed(widget, window) -> QRect:
+    return QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+
+
+def test_the_shown_tab_s_signs_are_in_the_tab_bar_corner(window, qtbot):
+    absolute, relative = window.tab("absolute"), window.tab("relative")
+    assert window.tabs.cornerWidget(Qt.Corner.TopRightCorner) is absolute.signs
+    window.tabs.setCurrentWidget(relative)
+    assert window.tabs.cornerWidget(Qt.Corner.TopRightCorner) is relative.signs
+    assert relative.signs.isVisible() and not absolute.signs.isVisible()
+    qtbot.waitUntil(
+        lambda: relative.frame is not None and not relative.is_waiting(), timeout=FRAME_TIMEOUT_MS
+    )
+    relative.busy.show()  # (a frame drawn would hide it)
+    qtbot.wait(10)  # the tab widget lays its corner out again
+    bar = _placed(window.tabs.tabBar(), window)
+    corner = _placed(relative.signs, window)
+    assert corner.left() >= bar.right() and abs(corner.center().y() - bar.center().y()) <= 4
+
+
+def test_a_sign_moves_no_view_and_squeezes_no_tab(window, qtbot):
+    tab = window.tab("absolute")
+    views = [tab.table_view, tab.wave_view, tab.similarity_view, tab.offset_view]
+    before = [_placed(view, window) for view in views]
+    top = min(place.top() for place in before)
+    assert top - _placed(window.tabs.tabBar(), window).bottom() < 20  # no empty strip above
+    tab.busy.show()
+    tab.mark_stale(LONG_REASON)
+    qtbot.wait(50)
+    assert tab.busy.isVisible() and tab.stale.isVisible()
+    assert [_placed(view, window) for view in views] == before
+    bar = window.tabs.tabBar()
+    assert bar.width() >= bar.sizeHint().width()  # every tab whole: no scroll buttons
+    assert _placed(tab.stale, window).right() <= window.width()
+    assert tab.stale.width() < tab.stale.fontMetrics().horizontalAdvance(tab.stale.text())
+    assert tab.stale.toolTip() == tab.stale.text()  # the whole text, elided on screen
