@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from posenc_gui.app import application, quiet_platform_messages
 from posenc_gui.choices import SHARED_RANGES
-from posenc_gui.controls import apply_settings
+from posenc_gui.control_settings import apply_settings
 from posenc_gui.engine import check_device
 from posenc_gui.export import export_view
 from posenc_gui.files import read_file, write_atomic

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from posenc_gui.comparison import Entry
-from posenc_gui.controls import apply_settings, reset_settings, settings
+from posenc_gui.control_settings import apply_settings, reset_settings, settings
 from posenc_gui.engine import Engine
 from posenc_gui.frame_requests import FrameRequests
 from posenc_gui.i18n import tr

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QTabWidget, QWid
 from posenc_gui import registry
 from posenc_gui.app import apply_palette
 from posenc_gui.choices import SHARED_RANGES
-from posenc_gui.controls import apply_settings, settings
+from posenc_gui.control_settings import apply_settings, settings
 from posenc_gui.encodings.model_config import ModelRope
 from posenc_gui.engine import Engine
 from posenc_gui.files import check_writable_folder, read_file, write_atomic
@@ -328,9 +328,13 @@ class MainWindow(QMainWindow):
         return title
 
     def _on_frame(self, channel: str, request_id: int, compute_ms: float) -> None:
-        # the visible tab's timing only: a hidden tab catching up is not what is on screen
+        # what is on screen only: not a hidden tab catching up, nor a page behind (the RoPE
+        # rotation panels follow every change)
         shown = self.tabs.currentWidget()
-        if not isinstance(shown, Tab) or channel.partition(".")[0] != shown.name:
+        name, _, page = channel.partition(".")
+        if not isinstance(shown, Tab) or name != shown.name:
+            return
+        if page and page in shown.page_names() and page != shown.current_page():
             return
         self.timing_label.setText(
             tr("{0}: compute {1:.1f} ms").format(self.channel_title(channel), compute_ms)

@@ -6,11 +6,12 @@ import os
 import platform
 import resource
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from posenc_gui.bench import LAUNCHED
 from posenc_gui.bench.baselines import contents, page_floor, percentile, seed_redraw
+from posenc_gui.bench.steps import Step, scripted_steps
 
 SIZES = ((512, 512, 128), (131_072, 4096, 128), (1 << 20, 16384, 1024))
 FRAME_TIMEOUT_S = 60.0
@@ -225,82 +226,6 @@ class Timings:
         self.coarse += coarse
 
 
-# A scripted change: returns False when nothing could change, else a way back.
-Undo = Callable[[], object]
-Step = Callable[[], "Undo | bool"]
-
-# The sizes under test and the toggles that change them or start animations stay untouched.
-UNTOUCHED = {"seq_len", "d_model", "head_dim", "label_tokens", "play", "sweep"}
-
-
-def controls_of(window, tab_name: str) -> list:
-    """Every control a user can move on the tab's page in front, plus the shared base θ."""
-    from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
-
-    from posenc_gui.controls import IntControl, LogControl
-
-    tab = window.tab(tab_name)
-    found = [
-        widget
-        for kind in (IntControl, LogControl, QComboBox, QCheckBox, QSpinBox, QDoubleSpinBox)
-        for widget in tab.findChildren(kind)
-        if widget.objectName()
-        and widget.objectName() not in UNTOUCHED
-        and not isinstance(widget.parent(), IntControl | LogControl)
-        and widget.isVisibleTo(tab)  # the page's own: another page's rows are hidden
-    ]
-    return [window.parameters.theta, *sorted(found, key=lambda w: w.objectName())]
-
-
-def _change(control, k: int) -> Step:
-    """An action that moves ``control`` to another valid value (alternating with ``k``); it
-    returns False when nothing could change, else a way back."""
-    from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
-
-    if isinstance(control, QComboBox):
-
-        def choose() -> Undo:
-            index = control.currentIndex()
-            control.setCurrentIndex((index + 1) % control.count())
-            return lambda: control.setCurrentIndex(index)
-
-        return choose
-    if isinstance(control, QCheckBox):
-
-        def toggle() -> Undo:
-            control.toggle()
-            return control.toggle
-
-        return toggle
-    box = control if isinstance(control, QSpinBox | QDoubleSpinBox) else control.box
-    low, high = box.minimum(), box.maximum()
-    # two values a quarter and a third of the way up the range (geometrically for log ranges)
-    share = 0.25 if k % 2 else 1 / 3
-    value = low * (high / low) ** share if low > 0 else low + (high - low) * share
-
-    def move() -> Undo | bool:
-        before = control.value()
-        for target in (value, low, high):  # the first that really changes it (after rounding)
-            control.setValue(target)
-            if control.value() != before:
-                return lambda: control.setValue(before)
-        return False  # a one-value range (one ALiBi head, say): nothing to time
-
-    return move
-
-
-def _steps(window, tab_name: str, count: int, first: int) -> list[tuple[str, Step]]:
-    """``count`` scripted (control name, change) steps walking through the tab's controls.
-
-    ``first`` numbers the steps across the whole run, so consecutive steps differ.
-    """
-    controls = controls_of(window, tab_name)
-    return [
-        (controls[k % len(controls)].objectName(), _change(controls[k % len(controls)], k))
-        for k in range(first, first + count)
-    ]
-
-
 def closing_time(window, bench: Bench) -> float:
     """ms for ``window.close()`` while the largest Absolute frame is being computed."""
     for name, value in zip(("seq_len", "d_model", "head_dim"), SIZES[-1], strict=True):
@@ -382,7 +307,7 @@ def run(
                     tab.refresh()
                     bench.wait_frame(tab.name, since)
                     bench.settle(0.3)  # its first paint is not part of a control change
-                    timings = bench.measure(tab.name, _steps(window, tab.name, steps, step))
+                    timings = bench.measure(tab.name, scripted_steps(window, tab.name, steps, step))
                     step += steps
                     if timings.first:
                         views = bench.visible_views(tab)

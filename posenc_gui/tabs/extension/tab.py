@@ -8,7 +8,8 @@ from typing import Any
 from PySide6.QtCore import QSignalBlocker, QTimer
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QPushButton, QWidget
 
-from posenc_gui.controls import LogControl, check_holds
+from posenc_gui.control_settings import check_holds
+from posenc_gui.controls import LogControl
 from posenc_gui.encodings.rope_scaling import METHODS, RopeScaling, factor_list
 from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import ROPE_KINDS, Preset
