@@ -61,7 +61,7 @@ class FrameRequests(QObject):
         self._shown: Any = None  # the request whose exact frame is on screen
         self._exact_after = QTimer(self, singleShot=True, interval=EXACT_AFTER_IDLE_MS)
         self._exact_after.timeout.connect(self._submit_exact)
-        # Over the views while a frame takes longer than BUSY_AFTER_MS: work is under way.
+        # Shown while a frame takes longer than BUSY_AFTER_MS: work is under way.
         self.busy = Sign(tr(BUSY_TEXT), background="#0072B2", objectName="busy")
         self.busy.hide()
         self._busy_after = QTimer(self, singleShot=True, interval=BUSY_AFTER_MS)

@@ -1,4 +1,4 @@
-"""Signs over a tab's views: one line each, side by side in a strip.
+"""Signs about a tab's views (busy, not current): one line each, side by side in a strip.
 
 A sign that comes and goes (busy, not current) must not move the views: a view that changes
 size repaints whole and, at large sizes, asks for a new frame. In the window the strip sits in
@@ -58,7 +58,8 @@ class Sign(QLabel):
 
 
 class SignStrip(QWidget):
-    """The signs side by side (the last takes the room left), as tall as one sign."""
+    """The signs side by side, as tall as one sign: the first keeps the room it needs where
+    there is little (the others elide first), the last takes the room left."""
 
     def __init__(self, *signs: Sign) -> None:
         super().__init__()

@@ -153,7 +153,7 @@ class Tab(QWidget):
         self.busy = self.frame_requests.busy
         figures = QVBoxLayout()
         # The window moves the strip to its tab bar's corner (``MainWindow.show_signs``).
-        self.signs = SignStrip(self.busy, self.stale)
+        self.signs = SignStrip(self.stale, self.busy)  # why the views are not current first
         figures.addWidget(self.signs)
         figures.addLayout(self.views, 1)
         figures_widget = QWidget()
@@ -369,7 +369,7 @@ class Tab(QWidget):
         self.stale.hide()
 
     def mark_stale(self, reason: str) -> None:
-        """Say over the views that they show an earlier frame, and why, until a new one."""
+        """Say that the views show an earlier frame, and why, until a new one."""
         self.stale.setText(tr("not current: {reason}").format(reason=reason))
         self.stale.show()
 

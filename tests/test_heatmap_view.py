@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QTabWidget
+from PySide6.QtWidgets import QTabWidget, QWidget
 
+from posenc_gui.export import export_view
 from posenc_gui.views import HeatmapView
 from posenc_gui.views.style import CYCLIC, colormap
 
@@ -122,3 +123,37 @@ def test_a_heatmap_labels_the_first_cell_at_the_axis_end(qtbot):
         painter.end()
     labels = [text for _, _, text in texts]
     assert labels[0] == "0" and len(labels) >= 3, labels
+
+
+def test_a_square_heatmap_shrunk_behind_another_page_spans_its_data_when_shown(qtbot):
+    pages = QTabWidget()
+    qtbot.addWidget(pages)
+    view = HeatmapView("(c) Similarity PE·PEᵀ", "position", "position", "v", square=True)
+    pages.addTab(view, "heatmap")
+    pages.addTab(QWidget(), "other")
+    pages.resize(1400, 500)
+    pages.show()
+    qtbot.waitExposed(pages)
+    view.set_data(np.arange(64.0 * 64).reshape(64, 64))
+    qtbot.waitUntil(lambda: _spans_its_data(view, 64))
+    pages.setCurrentIndex(1)
+    pages.resize(600, 500)  # the view learns its new size only when shown
+    pages.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: _spans_its_data(view, 64))
+    assert view.centralWidget.geometry().width() <= view.width() + 0.5
+    assert view.plot.vb.width() > 200
+
+
+def test_a_square_heatmap_exported_at_another_shape_shows_its_image(qtbot, tmp_path):
+    view = _shown_square(qtbot, (1400, 500))
+    qtbot.waitUntil(lambda: _spans_its_data(view, 64))
+    for width, height in ((300, 700), (600, 600), (2000, 800)):
+        path = export_view(view, tmp_path / f"{width}x{height}.png", size=(width, height))
+        image = QImage(str(path))
+        assert (image.width(), image.height()) == (width, height)
+        # the image's middle row, across the figure: the data's colours over a wide stretch
+        row = [image.pixelColor(x, height // 2).name() for x in range(width)]
+        background = image.pixelColor(1, 1).name()
+        assert sum(colour != background for colour in row) > 0.3 * width, (width, height)
+    assert _spans_its_data(view, 64)  # the view on screen is as it was
+    assert view.centralWidget.geometry().width() <= view.width() + 0.5

@@ -46,3 +46,14 @@ def test_a_sign_moves_no_view_and_squeezes_no_tab(window, qtbot):
     assert _placed(tab.stale, window).right() <= window.width()
     assert tab.stale.width() < tab.stale.fontMetrics().horizontalAdvance(tab.stale.text())
     assert tab.stale.toolTip() == tab.stale.text()  # the whole text, elided on screen
+
+
+def test_why_the_views_are_not_current_keeps_its_room_before_the_busy_sign(window, qtbot):
+    tab = window.tab("absolute")
+    window.resize(1000, 700)
+    tab.busy.show()
+    tab.mark_stale("head_dim must be an even number from 2 to 16,384 (got 7)")
+    qtbot.wait(50)
+    room = window.width() - window.tabs.tabBar().sizeHint().width() - 20
+    assert tab.stale.width() >= min(tab.stale.sizeHint().width(), room), (tab.stale.width(), room)
+    assert tab.busy.width() < tab.busy.sizeHint().width()  # the busy sign elides first

@@ -177,11 +177,10 @@ def _compact(value: float) -> str:
     return f"{value:g}"
 
 
-def fit_height(view: pg.GraphicsView, item: pg.GraphicsWidget, spare: float = 0.0) -> None:
+def fit_height(view: pg.GraphicsView, item: pg.GraphicsWidget) -> None:
     """Keep ``view`` no shorter than its ``item`` needs for its texts (title, axes, legend):
-    a page that cannot give it that much stacks or scrolls rather than clipping them.
-    ``spare``: px of the item's least height that it gives up when shorter (margins)."""
-    need = math.ceil(item.effectiveSizeHint(Qt.SizeHint.MinimumSize).height() - spare)
+    a page that cannot give it that much stacks or scrolls rather than clipping them."""
+    need = math.ceil(item.effectiveSizeHint(Qt.SizeHint.MinimumSize).height())
     if view.minimumHeight() != need:
         view.setMinimumHeight(need)
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Signal
+from PySide6.QtWidgets import QGraphicsGridLayout, QGraphicsWidget, QSizePolicy
 
 from posenc_gui.encodings.window import Window
 from posenc_gui.views.axes import CompactAxis, fit_height, style_plot
@@ -29,8 +30,6 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
     """
 
     hovered = Signal(str)
-    _square = False  # until __init__ says (Qt resizes the view while it is built)
-    _padding = (0.0, 0.0)
 
     def __init__(
         self,
@@ -54,13 +53,13 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         self.plot.invertY(True)  # position 0 at the top, as in the papers' figures
         # Square cells: the view shows the whole image and widens the other axis's range
         # (so the data's range cannot also be its limits: the viewport leaves them open).
-        # Where the view's shape differs from the image's, margins narrow the figure to it
-        # instead (``_hug_image``): no axis over empty room.
+        # Where the view's shape differs from the image's, empty room beside the plot (or
+        # above and below it) narrows the figure to the image instead (``_hug_image``).
         self.plot.vb.setAspectLocked(square)
         self._square = square
         self._aspect = 1.0  # the whole array's width over its height, in cells
-        self._margins = self.ci.layout.getContentsMargins()  # (left, top, right, bottom)
-        self._padding = (0.0, 0.0)  # added to them: px left and right, px above and below
+        self._rooms = _rooms_around(self.ci.layout, self.plot) if square else []
+        self.plot.titleLabel.wrap_in_figure = square
         self.image = pg.ImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)
         self.mask = pg.ImageItem(axisOrder="row-major")
@@ -88,7 +87,7 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         # square cells: a resize reaches the image through the range the aspect lock sets
         self.plot.vb.sigRangeChanged.connect(self._set_ticks)
         self.viewport = Viewport(self.plot.vb, points=False, bounded=not square)
-        if square:
+        if square:  # the box follows the figure's size (the view's, or an export's)
             self.plot.vb.sigResized.connect(lambda: self._hug_image())
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
 
@@ -158,43 +157,31 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         axis.setTickFont(tick_font())
 
     def resizeEvent(self, event: pg.QtGui.QResizeEvent) -> None:
-        if self._square:  # margins count in the figure's least size: a smaller view lays it
-            # out without them first, or the figure would stay larger than the view (the
-            # box's resize brings them back, fitted)
-            grown = event.size() - event.oldSize()
-            across, down = self._padding
-            self._pad(across if grown.width() >= 0 else 0.0, down if grown.height() >= 0 else 0.0)
         super().resizeEvent(event)
         if self.centralWidget is not None:  # None once closed
-            fit_height(self, self.centralWidget, spare=2 * self._padding[1])
+            fit_height(self, self.centralWidget)
 
     def _hug_image(self) -> None:
-        """Square cells leave room beside the image or above it: equal margins either side of
-        the figure take it, so that the plot's box is the image's shape (its axes span the
-        data only) and the colorbar sits next to it."""
+        """Square cells leave the box room beside the image or above it: the rooms either
+        side of the plot take it (up to their maximum, set here; they give it back first),
+        so that the box is the image's shape, its axes span the data only and the colorbar
+        sits next to it. Maximum sizes only: the figure never needs more than the view."""
         box = self.plot.vb.geometry()
         if box.isEmpty():
             return  # not laid out yet: the box's first resize comes back here
-        across, down = self._padding
-        width, height = box.width() + 2 * across, box.height() + 2 * down  # with no margins
-        if width > height * self._aspect:
-            padding = ((width - height * self._aspect) / 2, 0.0)
-        else:
-            padding = (0.0, (height - width / self._aspect) / 2)
-        if any(abs(new - old) >= 1 for new, old in zip(padding, self._padding, strict=True)):
-            self._pad(*padding)  # not for rounding: each change lays the figure out
-
-    def _pad(self, across: float, down: float) -> None:
-        """Margins of ``across`` px left and right of the figure, ``down`` above and below.
-        The title wraps as if they were not there (it may reach into them): a title that
-        wrapped would shorten the box, which would ask for more margin."""
-        if (across, down) != self._padding:
-            self._padding = (across, down)
-            self.plot.titleLabel.spill = 2 * across
-            left, top, right, bottom = self._margins
-            self.ci.layout.setContentsMargins(
-                left + across, top + down, right + across, bottom + down
-            )
+        left, right, above, below = self._rooms
+        wide = box.width() + left.size().width() + right.size().width()  # with no rooms
+        tall = box.height() + above.size().height() + below.size().height()
+        spare_across = max(0.0, wide - tall * self._aspect) / 2
+        spare_down = max(0.0, tall - wide / self._aspect) / 2
+        if (
+            abs(spare_across - left.maximumWidth()) >= 1  # not for rounding: each change
+            or abs(spare_down - above.maximumHeight()) >= 1  # lays the figure out
+        ):
+            for room in (left, right):
+                room.setMaximumWidth(spare_across)
+            for room in (above, below):
+                room.setMaximumHeight(spare_down)
 
     def _set_ticks(self) -> None:
         """Cell-centred ticks, every n-th where the view is too small for all (recomputed on
@@ -267,6 +254,35 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         if self.plot.sceneBoundingRect().contains(scene_pos):
             point = self.plot.vb.mapSceneToView(scene_pos)
             self.hovered.emit(self.describe(point.x(), point.y()))
+
+
+ROOM_STRETCH = 1000  # the rooms around a square image's plot grow (to their maximum) first
+
+
+def _rooms_around(layout: QGraphicsGridLayout, plot: pg.PlotItem) -> list[QGraphicsWidget]:
+    """Empty items left, right, above and below ``plot`` in ``layout`` (the figure's): none
+    until ``_hug_image`` gives them a maximum."""
+    layout.removeItem(plot)
+    layout.addItem(plot, 1, 1)
+    layout.setSpacing(0)
+    rooms = []
+    for row, col in ((1, 0), (1, 2), (0, 1), (2, 1)):
+        room = QGraphicsWidget()
+        room.setMinimumSize(0, 0)
+        room.setPreferredSize(0, 0)
+        room.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        if row == 1:
+            room.setMaximumWidth(0)
+        else:
+            room.setMaximumHeight(0)
+        layout.addItem(room, row, col)
+        rooms.append(room)
+    for index in (0, 2):
+        layout.setColumnStretchFactor(index, ROOM_STRETCH)
+        layout.setRowStretchFactor(index, ROOM_STRETCH)
+    layout.setColumnStretchFactor(1, 1)
+    layout.setRowStretchFactor(1, 1)
+    return rooms
 
 
 def _stride(pixels: float, label_px: float) -> Callable[[int], int]:

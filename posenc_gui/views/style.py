@@ -162,6 +162,9 @@ def set_title(plot: pg.PlotItem, title: str, points: float = 12) -> None:
         plot.setTitle(title, size=size)
 
 
+MIN_WRAP_PX = 40  # a title narrower than this is still being laid out: it stays on one line
+
+
 class ShrinkableTitle(pg.LabelItem):
     """A plot title that never sets the plot's width (neither its least nor its preferred):
     in a narrow view (presentation mode, say) a title wider than the view wraps onto more lines,
@@ -186,15 +189,24 @@ class ShrinkableTitle(pg.LabelItem):
             hint.setWidth(0)
         return hint
 
-    spill = 0.0  # px in all its text may reach past its ends (into empty margins) unwrapped
+    # Wrap to the figure's width rather than the plot's: empty room beside a square image
+    # narrows the plot, and a title that wrapped there would shorten the image (its text may
+    # reach into that room).
+    wrap_in_figure = False
 
     def resizeEvent(self, ev: Any) -> None:
-        width = self.width() + self.spill
+        width = self.width()
+        figure = self._plot.parentWidget() if hasattr(self, "_plot") else None
+        if self.wrap_in_figure and figure is not None:
+            width += figure.size().width() - self._plot.size().width()
         self.item.setTextWidth(-1)  # the text's natural width, on one line
         natural = self.item.boundingRect().width()
         # a width always, so that the centring applies: lines of a title broken with <br> are
         # centred on each other, not left-aligned (a px more than the text needs: no new break)
-        self.item.setTextWidth(width if 0 < width < natural else math.ceil(natural) + 1)
+        # (not below MIN_WRAP_PX: a plot not laid out yet, whose title as tall as a word
+        # column would hold the figure that tall when the view sets its size)
+        wraps = MIN_WRAP_PX <= width < natural
+        self.item.setTextWidth(width if wraps else math.ceil(natural) + 1)
         super().resizeEvent(ev)
         height = self.itemRect().height() if self.isVisible() else 0.0
         if hasattr(self, "_plot") and abs(self.maximumHeight() - height) > 0.5:
