@@ -67,3 +67,14 @@ def test_the_lines_of_a_title_are_centred_on_each_other(view, qtbot):
     lines = [layout.lineAt(i).naturalTextRect() for i in range(layout.lineCount())]
     assert len(lines) == 2 and lines[0].width() < lines[1].width() / 2  # one block, two lines
     assert abs(lines[0].center().x() - lines[1].center().x()) < 1  # not left-aligned
+
+
+def test_the_circle_and_range_follow_the_vector_s_length(view):
+    longer = TRAIL * 2.0
+    for trail, radius in ((TRAIL, 1.0), (TRAIL[::-1].copy(), 1.0), (longer, 2.0), (TRAIL, 1.0)):
+        view.set_panels([RotationPanel("pair 0", trail)])
+        plot, circle, *_ = view.panels[0]
+        x, y = circle.getData()
+        np.testing.assert_allclose(np.hypot(x, y), radius)
+        (x0, x1), (y0, y1) = plot.vb.targetRange()
+        assert (x0, x1, y0, y1) == pytest.approx(1.15 * radius * np.array([-1, 1, -1, 1]))

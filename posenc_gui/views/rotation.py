@@ -34,6 +34,9 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
         super().__init__(parent)
         self.panels: list[Panel] = []  # the panels shown
         self._made: list[Panel] = []  # every panel made: making one costs more than a frame
+        # each panel's radius drawn: its circle and range are set only when it changes (θ and
+        # the position turn the vector, not its length; a third of a frame's draw)
+        self._radius: dict[pg.PlotItem, float] = {}
 
     @when_shown
     def set_panels(self, panels: Sequence[RotationPanel]) -> None:
@@ -42,15 +45,17 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
             self._lay_out(len(panels))
         for (plot, circle, trail, shaft, head), panel in zip(self.panels, panels, strict=True):
             radius = float(np.hypot(*panel.trail[0]))
-            circle.setData(radius * CIRCLE.real, radius * CIRCLE.imag)
+            if self._radius.get(plot) != radius:
+                self._radius[plot] = radius
+                circle.setData(radius * CIRCLE.real, radius * CIRCLE.imag)
+                limit = 1.15 * max(radius, 1e-12)
+                plot.setRange(xRange=(-limit, limit), yRange=(-limit, limit), padding=0)
             trail.setData(panel.trail[:, 0], panel.trail[:, 1])
             x, y = panel.trail[-1]
             shaft.setData([0.0, x], [0.0, y])
             head.setPos(x, y)
             head.setStyle(angle=180 - float(np.degrees(np.arctan2(y, x))))
             set_title(plot, panel.title, 10)
-            limit = 1.15 * max(radius, 1e-12)
-            plot.setRange(xRange=(-limit, limit), yRange=(-limit, limit), padding=0)
 
     def _lay_out(self, count: int) -> None:
         """Show ``count`` panels in a near-square grid, reusing the panels made before."""
