@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 CORNER_GAP_PX = 12  # between the last tab and a sign in the tab bar's corner
+SHOWN_AT_LEAST = 9  # characters of a sign's text that it keeps however narrow the room
 
 
 class Sign(QLabel):
@@ -42,7 +43,13 @@ class Sign(QLabel):
         self.setToolTip(text)
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(0, self.sizeHint().height())  # it elides rather than widening the page
+        """Room for its first few characters and "…": it elides rather than widening the page,
+        but a sign squeezed to a sliver of colour would say nothing."""
+        text = self.text()
+        shown = text if len(text) <= SHOWN_AT_LEAST else text[:SHOWN_AT_LEAST].rstrip() + "…"
+        hint, metrics = self.sizeHint(), self.fontMetrics()
+        padding = hint.width() - metrics.horizontalAdvance(text)
+        return QSize(padding + metrics.horizontalAdvance(shown), hint.height())
 
     def paintEvent(self, event: QPaintEvent) -> None:
         option = QStyleOption()

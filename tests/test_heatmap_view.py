@@ -4,6 +4,7 @@ square image with its axes over the data only."""
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QTabWidget, QWidget
 
@@ -157,3 +158,26 @@ def test_a_square_heatmap_exported_at_another_shape_shows_its_image(qtbot, tmp_p
         assert sum(colour != background for colour in row) > 0.3 * width, (width, height)
     assert _spans_its_data(view, 64)  # the view on screen is as it was
     assert view.centralWidget.geometry().width() <= view.width() + 0.5
+
+
+def test_a_square_heatmap_stays_square_through_a_drag(qtbot):
+    view = _shown_square(qtbot, (1400, 500))
+    qtbot.waitUntil(lambda: _spans_its_data(view, 64))
+    boxes = []
+    view.plot.vb.sigResized.connect(lambda: boxes.append(view.plot.vb.geometry().size()))
+    for step in range(1, 11):  # narrower, then taller: each step's box is the image's shape
+        view.resize(1400 - 60 * step, 500 + 20 * step)
+        qtbot.wait(10)
+    assert boxes and all(abs(box.width() - box.height()) < 1.5 for box in boxes), boxes
+    qtbot.waitUntil(lambda: _spans_its_data(view, 64))
+
+
+def test_hovering_the_room_beside_a_square_heatmap_reads_nothing(qtbot):
+    view = _shown_square(qtbot, (1400, 500))
+    qtbot.waitUntil(lambda: _spans_its_data(view, 64))
+    read = []
+    view.hovered.connect(read.append)
+    box = view.plot.vb.sceneBoundingRect()
+    view.scene().sigMouseMoved.emit(box.center())
+    view.scene().sigMouseMoved.emit(QPointF(20, box.center().y()))  # left of the plot
+    assert read[0].startswith("position 32 · position 32 ·") and read[1] == ""

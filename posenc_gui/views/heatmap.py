@@ -30,6 +30,7 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
     """
 
     hovered = Signal(str)
+    _rooms: Sequence[QGraphicsWidget] = ()  # until __init__ (Qt resizes the view while built)
 
     def __init__(
         self,
@@ -89,6 +90,7 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         self.viewport = Viewport(self.plot.vb, points=False, bounded=not square)
         if square:  # the box follows the figure's size (the view's, or an export's)
             self.plot.vb.sigResized.connect(lambda: self._hug_image())
+            self.ci.geometryChanged.connect(self.plot.titleLabel.rewrap)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
 
     def windows(self, cols: int, rows: int) -> tuple[Window, Window]:
@@ -157,26 +159,32 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         axis.setTickFont(tick_font())
 
     def resizeEvent(self, event: pg.QtGui.QResizeEvent) -> None:
+        if self._rooms and event.oldSize().isValid():
+            # the rooms for the new size before the layout hands it out: the box would take
+            # a change whole first (the rooms are at their maximum), then give it back
+            grown = event.size() - event.oldSize()
+            self._hug_image(grown.width(), grown.height())
         super().resizeEvent(event)
         if self.centralWidget is not None:  # None once closed
             fit_height(self, self.centralWidget)
 
-    def _hug_image(self) -> None:
+    def _hug_image(self, wider: float = 0.0, taller: float = 0.0) -> None:
         """Square cells leave the box room beside the image or above it: the rooms either
-        side of the plot take it (up to their maximum, set here; they give it back first),
-        so that the box is the image's shape, its axes span the data only and the colorbar
-        sits next to it. Maximum sizes only: the figure never needs more than the view."""
+        side of the plot take it (up to their maximum, set here from the box's room, or
+        from the room it is about to have: ``wider``, ``taller`` px more), so that the box is
+        the image's shape, its axes span the data only and the colorbar sits next to it.
+        Maximum sizes only: the figure never needs more than the view."""
         box = self.plot.vb.geometry()
         if box.isEmpty():
             return  # not laid out yet: the box's first resize comes back here
         left, right, above, below = self._rooms
-        wide = box.width() + left.size().width() + right.size().width()  # with no rooms
-        tall = box.height() + above.size().height() + below.size().height()
+        wide = box.width() + left.size().width() + right.size().width() + wider  # no rooms
+        tall = box.height() + above.size().height() + below.size().height() + taller
         spare_across = max(0.0, wide - tall * self._aspect) / 2
         spare_down = max(0.0, tall - wide / self._aspect) / 2
         if (
-            abs(spare_across - left.maximumWidth()) >= 1  # not for rounding: each change
-            or abs(spare_down - above.maximumHeight()) >= 1  # lays the figure out
+            abs(spare_across - left.maximumWidth()) >= 0.5  # not for rounding: each change
+            or abs(spare_down - above.maximumHeight()) >= 0.5  # lays the figure out
         ):
             for room in (left, right):
                 room.setMaximumWidth(spare_across)
@@ -254,9 +262,11 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         if self.plot.sceneBoundingRect().contains(scene_pos):
             point = self.plot.vb.mapSceneToView(scene_pos)
             self.hovered.emit(self.describe(point.x(), point.y()))
+        else:  # the room beside a square image: nothing under the cursor
+            self.hovered.emit("")
 
 
-ROOM_STRETCH = 1000  # the rooms around a square image's plot grow (to their maximum) first
+ROOM_STRETCH = 1000  # the rooms around a square image's plot take room (to their maximum) first
 
 
 def _rooms_around(layout: QGraphicsGridLayout, plot: pg.PlotItem) -> list[QGraphicsWidget]:

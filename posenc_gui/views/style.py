@@ -195,6 +195,11 @@ class ShrinkableTitle(pg.LabelItem):
     wrap_in_figure = False
 
     def resizeEvent(self, ev: Any) -> None:
+        self.rewrap()
+
+    def rewrap(self) -> None:
+        """Wrap to the width there is now (on a resize, and for ``wrap_in_figure`` when the
+        figure's width changes but not the plot's)."""
         width = self.width()
         figure = self._plot.parentWidget() if hasattr(self, "_plot") else None
         if self.wrap_in_figure and figure is not None:
@@ -207,7 +212,7 @@ class ShrinkableTitle(pg.LabelItem):
         # column would hold the figure that tall when the view sets its size)
         wraps = MIN_WRAP_PX <= width < natural
         self.item.setTextWidth(width if wraps else math.ceil(natural) + 1)
-        super().resizeEvent(ev)
+        super().resizeEvent(None)  # centres the text (pyqtgraph reads no event)
         height = self.itemRect().height() if self.isVisible() else 0.0
         if hasattr(self, "_plot") and abs(self.maximumHeight() - height) > 0.5:
             self.setMaximumHeight(height)
