@@ -57,7 +57,6 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         # Where the view's shape differs from the image's, empty room beside the plot (or
         # above and below it) narrows the figure to the image instead (``_hug_image``).
         self.plot.vb.setAspectLocked(square)
-        self._square = square
         self._aspect = 1.0  # the whole array's width over its height, in cells
         self._rooms = _rooms_around(self.ci.layout, self.plot) if square else []
         self.plot.titleLabel.wrap_in_figure = square
@@ -140,7 +139,7 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
         self.mask.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
         cols_total, rows_total = extent or (int(x1), int(y1))
-        if self._square and cols_total / rows_total != self._aspect:
+        if self._rooms and cols_total / rows_total != self._aspect:
             self._aspect = cols_total / rows_total
             self._hug_image()
         self.viewport.show_extent((0, cols_total), (0, rows_total))
