@@ -184,6 +184,28 @@ def test_a_control_of_one_absolute_view_recomputes_only_that_view():
     assert not np.array_equal(concat.table, first.table)
 
 
+def test_the_cosine_toggle_scales_the_kept_dot_products(monkeypatch):
+    cpu = torch.device("cpu")
+    first = compute_absolute(AbsoluteParams(300, 32, 2e4, reference_position=7), cpu)
+    computed = []
+    for name in ("mean_similarity_matrix", "closed_form_similarity", "similarity_by_offset"):
+        original = getattr(sinusoidal, name)
+        monkeypatch.setattr(
+            sinusoidal,
+            name,
+            lambda *a, _f=original, _n=name, **k: computed.append(_n) or _f(*a, **k),
+        )
+    cosine = compute_absolute(replace(first.params, cosine=True), cpu)
+    assert computed == []  # nothing recomputed: |PE(p)|² = d/2 for every p
+    pe = sinusoidal.table(300, 32, 2e4, dtype=torch.float64)
+    np.testing.assert_allclose(
+        cosine.similarity, (pe @ pe.T / pe[0].norm() ** 2).numpy(), atol=1e-6
+    )
+    assert cosine.similarity.dtype == first.similarity.dtype
+    np.testing.assert_allclose(cosine.by_offset, first.by_offset / 16, rtol=1e-15)
+    np.testing.assert_allclose(cosine.closed_form, first.closed_form / 16, rtol=1e-15)
+
+
 @pytest.mark.parametrize(("seq_len", "max_bins"), [(1000, 300), (100_000, 300), (5, 5)])
 def test_extremes_bound_each_pixel_like_the_full_table(seq_len, max_bins):
     channels = [0, 1, 2, 33, 127]

@@ -9,7 +9,9 @@ each dtype gets the correctly rounded value.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
+import numpy as np
 import torch
 
 from posenc_gui.encodings._checks import (
@@ -23,6 +25,7 @@ from posenc_gui.encodings._checks import (
 from posenc_gui.encodings.binning import mean_cos_sin, sin_extremes, weighted_mean_cos_sin
 
 LAYOUTS = ("interleaved", "concat")
+Array = TypeVar("Array", torch.Tensor, np.ndarray)
 
 
 def frequencies(d_model: int, base: float = 10000.0) -> torch.Tensor:
@@ -108,6 +111,12 @@ def table(
     return encode(positions, d_model, base, layout=layout, dtype=dtype, device=device)
 
 
+def as_cosine(dot: Array, d_model: int) -> Array:
+    """``PE(p) · PE(q)`` → the cosine of their angle: every ``|PE(p)|² = Σ_i (sin² + cos²) =
+    d/2``, so it is the dot product ÷ ``d/2`` (any shape, tensor or array)."""
+    return dot / (d_model / 2)
+
+
 def similarity_matrix(
     seq_len: int, d_model: int, base: float = 10000.0, *, cosine: bool = False
 ) -> torch.Tensor:
@@ -118,7 +127,7 @@ def similarity_matrix(
     check_elements("seq_len × seq_len", check_int("seq_len", seq_len, 1) ** 2)
     pe = table(seq_len, d_model, base, dtype=torch.float64)
     sim = pe @ pe.T
-    return sim / (d_model / 2) if cosine else sim
+    return as_cosine(sim, d_model) if cosine else sim
 
 
 def similarity_by_offset(
@@ -148,7 +157,7 @@ def similarity_by_offset(
         # PE(p) · mean_k PE(p + k): PE(p)'s cosines and sines weigh the shifted means
         cos_p, sin_p = torch.cos(position * omega), torch.sin(position * omega)
         sim = weighted_mean_cos_sin(position + starts, counts, omega, cos_p, sin_p)
-    return sim / (d_model / 2) if cosine else sim
+    return as_cosine(sim, d_model) if cosine else sim
 
 
 def closed_form_similarity(
@@ -167,7 +176,7 @@ def closed_form_similarity(
     counts = torch.ones_like(starts) if counts is None else counts
     omega = frequencies(d_model, base).to(starts.device)
     sim = weighted_mean_cos_sin(starts, counts, omega, torch.ones_like(omega))
-    return sim / (d_model / 2) if cosine else sim
+    return as_cosine(sim, d_model) if cosine else sim
 
 
 def mean_table(
@@ -293,7 +302,7 @@ def mean_similarity_matrix(
     same = torch.equal(col_starts, starts) and torch.equal(col_counts, counts)  # a square view
     cols = rows if same else torch.cat(mean_cos_sin(col_starts, col_counts, omega, dtype=dtype), 1)
     sim = rows @ cols.T
-    return sim / (d_model / 2) if cosine else sim
+    return as_cosine(sim, d_model) if cosine else sim
 
 
 def _single_positions(starts: torch.Tensor, counts: torch.Tensor) -> bool:

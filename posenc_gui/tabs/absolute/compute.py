@@ -62,7 +62,7 @@ class AbsoluteFrame:
 
 # Each view's arrays are kept by the parameters that view depends on: moving the reference
 # position or the waveform dimensions recomputes only that view (PE·PEᵀ does not depend on the
-# channel layout either: a permutation of the channels).
+# channel layout either: a permutation of the channels; nor on the cosine: a scale of it).
 @functools.lru_cache(maxsize=4)
 def _table(
     rows: Window, cols: Window, d_model: int, theta: float, layout: str, device: torch.device
@@ -95,15 +95,11 @@ def _waveforms(
 
 @functools.lru_cache(maxsize=4)
 def _similarity(
-    rows: Window, cols: Window, d_model: int, theta: float, cosine: bool, device: torch.device
+    rows: Window, cols: Window, d_model: int, theta: float, device: torch.device
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Block means of ``PE·PEᵀ`` (the cosine is a scale of it: ``sinusoidal.as_cosine``)."""
     similarity = sinusoidal.mean_similarity_matrix(
-        *runs_on(rows, device),
-        d_model,
-        theta,
-        cosine=cosine,
-        columns=runs_on(cols, device),
-        dtype=VIEW_DTYPE,
+        *runs_on(rows, device), d_model, theta, columns=runs_on(cols, device), dtype=VIEW_DTYPE
     )
     return binning.edges(cols).numpy(), binning.edges(rows).numpy(), to_numpy(similarity)
 
@@ -115,13 +111,12 @@ def _offsets(
     seq_len: int,
     d_model: int,
     theta: float,
-    cosine: bool,
     device: torch.device,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The k inside the sequence from p, ``PE(p)·PE(p+k)`` there, and the closed form over
     the whole view."""
     starts, counts = runs_on(view, device)
-    closed = sinusoidal.closed_form_similarity(starts, d_model, theta, cosine=cosine, counts=counts)
+    closed = sinusoidal.closed_form_similarity(starts, d_model, theta, counts=counts)
     # The measured curve on the same pixels as the closed form (only the pixels at the
     # sequence's ends clipped to the k that exist), so the two agree pixel for pixel.
     first = torch.clamp(starts, min=-p)
@@ -131,7 +126,7 @@ def _offsets(
     if not bool(inside.any()):
         return np.zeros(0), np.zeros(0), closed.cpu().numpy()
     by_offset = sinusoidal.similarity_by_offset(
-        k_starts, d_model, theta, position=p, cosine=cosine, counts=k_counts
+        k_starts, d_model, theta, position=p, counts=k_counts
     )
     centres = (k_starts + (k_counts - 1) / 2).cpu().numpy()
     return centres, by_offset.cpu().numpy(), closed.cpu().numpy()
@@ -153,12 +148,16 @@ def compute_absolute(params: AbsoluteParams, device: torch.device) -> AbsoluteFr
     sim_rows = full(params.similarity_rows, 0, seq_len)
     sim_cols = full(params.similarity_cols, 0, seq_len)
     sim_col_edges, sim_row_edges, similarity = _similarity(
-        sim_rows, sim_cols, d_model, theta, params.cosine, device
+        sim_rows, sim_cols, d_model, theta, device
     )
     checkpoint(0.95)
     view = full(params.offset_x, -(seq_len - 1), seq_len)
     p = min(params.reference_position, seq_len - 1)
-    offsets, by_offset, closed = _offsets(view, p, seq_len, d_model, theta, params.cosine, device)
+    offsets, by_offset, closed = _offsets(view, p, seq_len, d_model, theta, device)
+    if params.cosine:  # a scale of the dot products: they stay cached for both
+        similarity, by_offset, closed = (
+            sinusoidal.as_cosine(dots, d_model) for dots in (similarity, by_offset, closed)
+        )
     return AbsoluteFrame(
         params=params,
         table_col_edges=col_edges,
