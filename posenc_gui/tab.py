@@ -201,9 +201,12 @@ class Tab(QWidget):
         for widget, applies in self._conditional:
             self.controls.setRowVisible(widget, applies())
 
-    def add_view(self, name: str, view: QWidget, row: int, col: int) -> None:
-        """Place view ``name`` (offered for export) in the tab's grid."""
-        self.views.addWidget(view, row, col)
+    def add_view(
+        self, name: str, view: QWidget, row: int, col: int, *, shown_in: QWidget | None = None
+    ) -> None:
+        """Place view ``name`` (offered for export) in the tab's grid, or the widget holding
+        it (``shown_in``: a splitter, say) there."""
+        self.views.addWidget(shown_in or view, row, col)
         self._declare(name, view, page=None)
 
     def add_page(

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect
 from PySide6.QtWidgets import QApplication, QScrollArea
 
+from posenc_gui.tabs.compare.tab import PLOT_HEIGHT
 from posenc_gui.views import CurvesView, HeatmapView
 from posenc_gui.views.style import Look
 from tests.conftest import FRAME_TIMEOUT_MS
@@ -163,3 +164,18 @@ def test_a_view_too_short_for_its_texts_scrolls_instead_of_clipping(sized_window
         assert not layout_problems(view)
     area = tab.findChild(QScrollArea, "figures")
     assert area.verticalScrollBar().maximum() > 0  # the figures scroll
+
+
+@pytest.mark.parametrize("presentation", [False, True], ids=["normal", "presentation"])
+def test_the_comparison_keeps_a_readable_plot_and_whole_names(sized_window, qtbot, presentation):
+    window = sized_window((1280, 720), presentation=presentation)
+    tab = window.tab("compare")
+    window.tabs.setCurrentWidget(tab)
+    _drawn(qtbot, tab)
+    look = Look(presentation=presentation)
+    # the table gives way to the figure: the plot keeps PLOT_HEIGHT px of data at least
+    assert tab.similarity_view.plot.vb.height() >= PLOT_HEIGHT * look.scale - 1
+    columns = tab.table.horizontalHeader()
+    for column in range(tab.table.columnCount()):  # every encoding's name whole
+        needed = columns.sectionSizeFromContents(column).width()
+        assert columns.sectionSize(column) >= needed, tab.table.horizontalHeaderItem(column).text()

@@ -34,11 +34,13 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         y_label: str,
         *,
         legend: bool = True,
+        min_plot_height: int = MIN_PLOT_HEIGHT,
         parent: pg.QtWidgets.QWidget | None = None,
     ) -> None:
         """The legend sits under the plot, never on the data, in as many columns as fit.
         ``legend`` False: none is drawn (the title names the curves); the curves keep their
-        names for export."""
+        names for export. The plot keeps ``min_plot_height`` px of data (times the look's
+        scale) whatever its title and legend take."""
         super().__init__(parent)
         self.plot = self.getPlotItem()
         style_plot(self.plot, title, x_label, y_label)
@@ -60,7 +62,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self.viewport = Viewport(self.plot.vb, points=True)
         self.plot.vb.setAutoVisible(y=True)  # y fits the curves' visible part
         # never squeezed flat by its title and legend (the view keeps the room: fit_height)
-        self.plot.vb.setMinimumHeight(MIN_PLOT_HEIGHT * current_look().scale)
+        self.plot.vb.setMinimumHeight(min_plot_height * current_look().scale)
         self._fit_legend()
         # any new width (the view resized, an export's size): the legend refits its columns
         self.plot.geometryChanged.connect(self._fit_legend)

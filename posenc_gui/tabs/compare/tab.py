@@ -5,11 +5,13 @@ table of how the encodings differ. It knows no encoding: each brings its entry
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QHeaderView,
     QLabel,
     QSpinBox,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QWidget,
@@ -29,6 +31,8 @@ NOTE = N_(
     "multiplies attention by. T5 and Shaw: 1 − bucket (or clipped index) / the last one; flat "
     "where distances share a bucket or a vector and cannot be told apart."
 )
+FIGURE_SHARE, TABLE_SHARE = 3, 2  # the page's height: the live figure first, the table scrolls
+PLOT_HEIGHT = 120  # px of data at least (times the look's scale): the table gives way first
 
 
 def _control(setting: Setting) -> IntControl | QSpinBox:
@@ -62,6 +66,7 @@ class CompareTab(Tab):
             tr("Similarity against distance, normalised"),
             tr("relative distance k"),
             tr("similarity (1 at k = 0)"),
+            min_plot_height=PLOT_HEIGHT,
         )
         self.table = QTableWidget(len(CRITERIA), len(self.entries), objectName="comparison")
         self.table.setVerticalHeaderLabels([tr(c) for c in CRITERIA])
@@ -70,13 +75,22 @@ class CompareTab(Tab):
             for row, text in enumerate(entry.criteria):
                 self.table.setItem(row, column, QTableWidgetItem(tr(text)))
         self.table.setWordWrap(True)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        columns = self.table.horizontalHeader()
+        columns.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # every encoding's name whole (the table scrolls across where they do not fit)
+        columns.setMinimumSectionSize(
+            max(columns.sectionSizeFromContents(c).width() for c in range(len(self.entries)))
+        )
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.add_view("similarity", self.similarity_view, 0, 0)
-        self.views.addWidget(self.table, 1, 0)
-        self.views.setRowStretch(0, 3)  # the figure first; the table scrolls
-        self.views.setRowStretch(1, 2)
+        # The table can be dragged smaller, or away, to give the figure the whole page.
+        figure_and_table = QSplitter(Qt.Orientation.Vertical, objectName="figure_and_table")
+        figure_and_table.addWidget(self.similarity_view)
+        figure_and_table.addWidget(self.table)
+        figure_and_table.setCollapsible(0, False)
+        figure_and_table.setStretchFactor(0, FIGURE_SHARE)
+        figure_and_table.setStretchFactor(1, TABLE_SHARE)
+        self.add_view("similarity", self.similarity_view, 0, 0, shown_in=figure_and_table)
 
         for control in self.setting_controls.values():
             control.valueChanged.connect(self._fit_minimums)
