@@ -46,8 +46,9 @@ def test_other_kinds_replace_the_items(qtbot):
     assert [item.name() for item in view.curve_items] == ["b"]
     assert view.bands == [] and view.spans == [] and len(view.lines) == 2
     assert [label.text for _, label in view.legend.items] == ["b"]
-    drawn_lines = [item for item in view.plot.vb.addedItems if isinstance(item, pg.InfiniteLine)]
-    assert drawn_lines == view.lines  # the first frame's line went
+    in_plot = view.plot.vb.childGroup.childItems()
+    drawn_lines = {item for item in in_plot if isinstance(item, pg.InfiniteLine)}
+    assert drawn_lines == {item for line in view.lines for item in line.items}  # the first went
 
 
 def test_renamed_curves_keep_their_items_and_the_legend_shows_the_new_names(qtbot):
@@ -208,3 +209,45 @@ def test_a_log_axis_draws_its_decades_stronger_than_the_minor_lines(qtbot, light
     decade = grid_row_lightness(view, image, -2.0)
     minor = grid_row_lightness(view, image, float(np.log10(3e-3)))
     assert decade < minor - 10
+
+
+def test_a_reference_line_s_label_reads_above_the_curves_crossing_it(qtbot, light_look):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    view.resize(600, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    x = np.linspace(0.0, 100.0, 401)
+    # a thick curve running up through the right end of the line, where its label hangs
+    crossing = Curve("rising", x, np.clip((x - 80.0) * 0.1, 0.0, 1.0), color=1)
+    view.set_curves([crossing], lines=[Line(0.5, "target = 65,536", vertical=False)])
+    qtbot.wait(50)
+    image = view.grab().toImage()
+    box = view.mapFromScene(view.lines[0].label.sceneBoundingRect()).boundingRect()
+    curve_colour = view.curve_items[0].opts["pen"].color().name()
+    inside = {
+        image.pixelColor(column, row).name()
+        for column in range(box.left() + 2, box.right() - 1)
+        for row in range(box.top() + 2, box.bottom() - 1)
+    }
+    assert view.curve_items[0].isVisible() and box.width() > 40
+    assert curve_colour not in inside  # the label's box covers the curve: its text reads
+
+
+def test_points_lying_on_a_reference_line_are_drawn_over_its_dashes(qtbot, light_look):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    view.resize(600, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    x = np.arange(8.0)
+    view.set_curves(
+        [Curve("kept", x, np.full(8, 1.0), scatter=True, color=3), Curve("rest", x, x / 8)],
+        lines=[Line(1.0, "1", vertical=False, color=2)],
+    )
+    qtbot.wait(50)
+    image = view.grab().toImage()
+    marker_colour = view.curve_items[0].opts["symbolBrush"].color().name()
+    for point in x[:5]:  # away from the label at the line's right end
+        centre = view.mapFromScene(view.plot.vb.mapViewToScene(QPointF(point, 1.0)))
+        assert image.pixelColor(centre).name() == marker_colour

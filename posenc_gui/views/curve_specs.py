@@ -108,7 +108,7 @@ def draw_styled(item: pg.PlotDataItem, curve: Curve, style: Style) -> None:
         symbol="o" if marked else None,
         symbolSize=7,
         symbolBrush=_symbol_brush(color),
-        symbolPen=_NO_PEN,
+        symbolPen=NO_PEN,
     )
     item.setZValue(2)
     # Solid lines as separate segments: Qt strokes a long antialiased polyline wider than 1 px
@@ -122,7 +122,7 @@ def draw_styled(item: pg.PlotDataItem, curve: Curve, style: Style) -> None:
 # The same QPen and QBrush objects frame after frame: a scatter's symbol atlas keys its
 # rendered symbols by their identity, so a new brush per frame renders the symbol again and
 # grows the atlas by one for every frame drawn.
-_NO_PEN = pg.mkPen(None)
+NO_PEN = pg.mkPen(None)
 
 
 @functools.cache

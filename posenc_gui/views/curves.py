@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -11,7 +12,16 @@ from PySide6.QtCore import Signal
 
 from posenc_gui.encodings.window import Window
 from posenc_gui.views.axes import fit_height, style_plot
-from posenc_gui.views.curve_specs import Band, Curve, Line, Span, Style, draw_styled, style_of
+from posenc_gui.views.curve_specs import (
+    NO_PEN,
+    Band,
+    Curve,
+    Line,
+    Span,
+    Style,
+    draw_styled,
+    style_of,
+)
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.legend import add_legend, fit_legend, remove_entry, rename_entry
 from posenc_gui.views.style import current_look, pen
@@ -19,6 +29,7 @@ from posenc_gui.views.viewport import Viewport
 
 MAX_READ_CURVES = 8  # curves named in a hover readout
 MIN_PLOT_HEIGHT = 60  # px of data, times the look's scale
+LABEL_Z = 3  # reference lines' labels: above the curves (see draw_styled)
 
 
 class CurvesView(DeferredDrawing, pg.PlotWidget):
@@ -50,7 +61,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self.curve_items: list[pg.PlotDataItem] = []
         self._set_aside: list[pg.PlotDataItem] = []  # items of curves no longer drawn
         self.bands: list[tuple[str, pg.FillBetweenItem]] = []
-        self.lines: list[pg.InfiniteLine] = []
+        self.lines: list[ReferenceLine] = []
         self.spans: list[pg.LinearRegionItem] = []
         self._span_specs: tuple[Span, ...] = ()
         self._band_keys: list[tuple[str, int]] = []
@@ -157,14 +168,14 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
                 draw_styled(item, curve, style)
                 self._styles[index] = style
         if [(line.vertical, line.color) for line in lines] == self._line_keys:
-            for item, line in zip(self.lines, lines, strict=True):
+            for reference, line in zip(self.lines, lines, strict=True):
                 # each set re-lays the label's text out: only what changed
-                if item.value() != (position := self._line_position(line)):
-                    item.setValue(position)
-                if item.label.format != line.label:
-                    item.label.setFormat(line.label)
+                if reference.value() != (position := self._line_position(line)):
+                    reference.set_value(position)
+                if reference.label.format != line.label:
+                    reference.label.setFormat(line.label)
         else:
-            for item in self.lines:
+            for item in (item for reference in self.lines for item in reference.items):
                 self.plot.removeItem(item)
             self.lines = [self._line(line) for line in lines]
         self._line_keys = [(line.vertical, line.color) for line in lines]
@@ -296,13 +307,12 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         on_log_axis = self._log[0] if line.vertical else self._log[1]
         return math.log10(line.value) if on_log_axis else line.value
 
-    def _line(self, line: Line) -> pg.InfiniteLine:
-        item = pg.InfiniteLine(
-            pos=self._line_position(line),
-            angle=90 if line.vertical else 0,
-            pen=pen(line.color, dashed=True, width=1.5),
-            label=line.label,
-            labelOpts={
+    def _line(self, line: Line) -> ReferenceLine:
+        return ReferenceLine(
+            self.plot,
+            self._line_position(line),
+            line,
+            {
                 # Near the line's far end, on the side of the plot's centre, the text hanging
                 # towards the inside: never past the plot's edges onto the ticks or the title.
                 "position": 0.92 if line.vertical else 0.97,
@@ -311,9 +321,40 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
                 "fill": current_look().legend_background,
             },
         )
-        item.setZValue(1)
-        self.plot.addItem(item, ignoreBounds=False)
-        return item
+
+
+class ReferenceLine:
+    """A labelled reference line as two items: its dashes under the curves (points lying on
+    it stay whole), and an invisible twin above them (``LABEL_Z``) that carries the label, so
+    that a curve crossing the label does not cross its text (a label is its line's child and
+    stacks with it)."""
+
+    def __init__(
+        self, plot: pg.PlotItem, position: float, line: Line, label_options: dict[str, Any]
+    ) -> None:
+        angle = 90 if line.vertical else 0
+        self.stroke = pg.InfiniteLine(
+            pos=position, angle=angle, pen=pen(line.color, dashed=True, width=1.5)
+        )
+        self.stroke.setZValue(1)
+        self.labelled = pg.InfiniteLine(
+            pos=position, angle=angle, pen=NO_PEN, label=line.label, labelOpts=label_options
+        )
+        self.labelled.setZValue(LABEL_Z)
+        plot.addItem(self.stroke, ignoreBounds=False)  # the range includes the line
+        plot.addItem(self.labelled, ignoreBounds=True)
+        self.label = self.labelled.label
+
+    @property
+    def items(self) -> tuple[pg.InfiniteLine, pg.InfiniteLine]:
+        return self.stroke, self.labelled
+
+    def value(self) -> float:
+        return float(self.stroke.value())
+
+    def set_value(self, position: float) -> None:
+        for item in self.items:
+            item.setValue(position)
 
 
 def _tuple(labels: Sequence[str] | None) -> tuple[str, ...] | None:
