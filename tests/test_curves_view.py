@@ -251,3 +251,49 @@ def test_points_lying_on_a_reference_line_are_drawn_over_its_dashes(qtbot, light
     for point in x[:5]:  # away from the label at the line's right end
         centre = view.mapFromScene(view.plot.vb.mapViewToScene(QPointF(point, 1.0)))
         assert image.pixelColor(centre).name() == marker_colour
+
+
+def pyqtgraph_bounds(view: CurvesView, within) -> list:
+    """The range pyqtgraph's ViewBox finds by asking each item of ``view`` for its bounds."""
+    return pg.ViewBox.childrenBounds(view.plot.vb, orthoRange=within)
+
+
+@pytest.mark.parametrize("log", [(False, False), (False, True), (True, True)])
+@pytest.mark.parametrize("marked", [False, True], ids=["lines", "markers"])
+def test_the_range_fits_the_data_as_pyqtgraph_s_own_search_would(qtbot, log, marked):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    view.resize(640, 420)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_log(x=log[0], y=log[1])
+    count = 20 if marked else 400  # few points are marked: their symbols' pixels count
+    x = np.linspace(1.0, 50.0, count)
+    y = np.exp(-x / 9.0) + 0.01
+    y[3] = np.nan  # a gap bounds nothing
+    view.set_curves(
+        [Curve("a", x, y), Curve("b", x, 2.0 * y, dashed=True), Curve("c", x[::2], y[::2] / 5)],
+        lines=[Line(20.0, "v"), Line(1.5, "h", vertical=False)],
+        spans=[Span(2.0, 60.0, "kept")],
+    )
+    qtbot.wait(50)
+    vb = view.plot.vb
+    x_shown = list(vb.viewRange()[0])
+    for within in ([None, None], [None, x_shown], [None, [x_shown[0], np.mean(x_shown)]]):
+        ours, theirs = vb.childrenBounds(orthoRange=within), pyqtgraph_bounds(view, within)
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12)
+    assert vb.childrenBounds()[1][0] < (np.log10(0.003) if log[1] else 0.003)  # curve c counts
+
+
+def test_the_y_range_fits_the_visible_part_of_bands_and_curves(qtbot):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    view.resize(640, 420)
+    view.show()
+    x = np.arange(100.0)
+    view.set_curves(
+        [Curve("mean", x, x / 100)], bands=[Band("spread", x, x / 100 - 0.5, x / 100 + 0.5)]
+    )
+    low, high = view.plot.vb.childrenBounds(orthoRange=[None, [10.0, 20.0]])[1]
+    assert (low, high) == (pytest.approx(0.1 - 0.5), pytest.approx(0.2 + 0.5))
+    assert view.plot.vb.childrenBounds()[1] == [pytest.approx(-0.5), pytest.approx(1.49)]

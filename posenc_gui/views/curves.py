@@ -22,6 +22,7 @@ from posenc_gui.views.curve_specs import (
     draw_styled,
     style_of,
 )
+from posenc_gui.views.data_bounds import BoundedViewBox, DataBounds
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.legend import add_legend, fit_legend, remove_entry, rename_entry
 from posenc_gui.views.style import current_look, pen
@@ -52,7 +53,9 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         ``legend`` False: none is drawn (the title names the curves); the curves keep their
         names for export. The plot keeps ``min_plot_height`` px of data (times the look's
         scale) whatever its title and legend take."""
-        super().__init__(parent)
+        view_box = BoundedViewBox(DataBounds())
+        super().__init__(parent, viewBox=view_box)
+        self._bounds = view_box.bounds  # what the range fits: the arrays handed to the items
         self.plot = self.getPlotItem()
         style_plot(self.plot, title, x_label, y_label)
         self.plot.setClipToView(True)
@@ -89,6 +92,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         if (x, y) == self._log:
             return  # unchanged: the items keep their data mapped as they are
         self._log = (x, y)
+        self._bounds.set_log(self._log)
         if self.viewport.log_x != x:
             self.viewport.log_x = x
             self.viewport.extent = None  # show the whole extent on the new scale
@@ -179,6 +183,18 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
                 self.plot.removeItem(item)
             self.lines = [self._line(line) for line in lines]
         self._line_keys = [(line.vertical, line.color) for line in lines]
+        self._bounds.set(
+            [
+                (curve.x, curve.y, item.pixelPadding())
+                for curve, item in zip(curves, self.curve_items, strict=True)
+            ]
+            + [(band.x, edge, 0.0) for band in bands for edge in (band.low, band.high)],
+            (
+                [line.value for line in lines if line.vertical]
+                + [end for span in spans for end in (span.start, span.end)],
+                [line.value for line in lines if not line.vertical],
+            ),
+        )
         if rebuild or renamed or not (same_spans and same_bands):  # new legend entries
             self._fit_legend()
         self._fit_view()
@@ -341,8 +357,8 @@ class ReferenceLine:
             pos=position, angle=angle, pen=NO_PEN, label=line.label, labelOpts=label_options
         )
         self.labelled.setZValue(LABEL_Z)
-        plot.addItem(self.stroke, ignoreBounds=False)  # the range includes the line
-        plot.addItem(self.labelled, ignoreBounds=True)
+        plot.addItem(self.stroke)
+        plot.addItem(self.labelled)
         self.label = self.labelled.label
 
     @property

@@ -1,0 +1,117 @@
+"""Where a curves view's data lies, known from its arrays.
+
+pyqtgraph fits a view's range to its data by asking every item for its bounds on each axis
+(``ViewBox.childrenBounds``): a Python call per item and axis, each masking its data again, a
+millisecond or more per frame on a view of a dozen curves. A curves view knows what it hands
+its items, so ``DataBounds`` answers the same question with one numpy reduction per array,
+and ``BoundedViewBox`` asks it instead.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+
+Range = list[float] | None  # [low, high] on one axis, None where nothing is drawn
+Points = tuple[np.ndarray, np.ndarray, float]  # x, y, pixels drawn beyond each point
+Marks = tuple[Sequence[float], Sequence[float]]  # x positions, y positions
+
+
+class DataBounds:
+    """The points (x, y, and how many pixels a marker or a pen draws beyond them) and the
+    reference positions (a vertical line's x, a horizontal line's y, a span's ends) of a view,
+    in its view coordinates (log10 of the data on a log axis)."""
+
+    def __init__(self) -> None:
+        self._points: list[tuple[np.ndarray, float]] = []  # [2, N] finite x, y; pixels
+        self._marks: tuple[list[float], list[float]] = ([], [])  # x positions, y positions
+        self._data: tuple[Sequence[Points], Marks] = ((), ((), ()))
+        self._log = (False, False)
+
+    def set(self, points: Sequence[Points], marks: Marks) -> None:
+        """``points``: (x, y, padding px) in data units; ``marks``: (x, y) positions in data
+        units."""
+        self._data = (points, marks)
+        self._map()
+
+    def set_log(self, log: tuple[bool, bool]) -> None:
+        """Which axes map the data to log10 (non-positive values are not drawn there, so
+        they bound nothing)."""
+        self._log = log
+        self._map()
+
+    def _map(self) -> None:
+        (points, marks), log = self._data, self._log
+        self._points = []
+        for x, y, padding in points:
+            xy = np.stack([_mapped(x, log[0]), _mapped(y, log[1])])
+            xy = xy[:, np.isfinite(xy).all(0)]
+            if xy.shape[1]:
+                self._points.append((xy, padding))
+        self._marks = tuple(  # type: ignore[assignment]
+            [v for v in (_mapped_value(value, on_log) for value in values) if math.isfinite(v)]
+            for values, on_log in zip(marks, log, strict=True)
+        )
+
+    def extent(self, within: Sequence[Range], lengths: tuple[float, float]) -> list[Range]:
+        """``[x range, y range]`` as ``ViewBox.childrenBounds`` gives it: each axis over the
+        points whose other coordinate lies ``within`` (None: all), widened by the markers'
+        pixels for a view ``lengths`` (width, height) pixels large."""
+        return [self._axis(axis, within[axis], lengths[axis]) for axis in (0, 1)]
+
+    def _axis(self, axis: int, within: Range, length: float) -> Range:
+        low, high, padded = math.inf, -math.inf, []
+        for xy, padding in self._points:
+            values = xy[axis]
+            if within is not None:
+                other = xy[1 - axis]
+                values = values[(other >= within[0]) & (other <= within[1])]
+            if values.size:
+                least, most = float(values.min()), float(values.max())
+                low, high = min(low, least), max(high, most)
+                if padding:
+                    padded.append((least, most, padding))
+        for value in self._marks[axis]:
+            low, high = min(low, value), max(high, value)
+        if low > high:
+            return None
+        if length > 0:  # as pyqtgraph: pixels measured on the range found so far
+            pixel = (high - low) / length
+            for least, most, padding in padded:
+                low, high = min(low, least - padding * pixel), max(high, most + padding * pixel)
+        return [low, high]
+
+
+class BoundedViewBox(pg.ViewBox):
+    """A ViewBox that fits its range to ``bounds`` rather than asking each of its items."""
+
+    def __init__(self, bounds: DataBounds) -> None:
+        super().__init__()
+        self.bounds = bounds
+
+    def childrenBounds(
+        self,
+        frac: object = None,
+        orthoRange: Sequence[Range] = (None, None),
+        items: object = None,
+    ) -> list[Range]:
+        if items is not None:  # some items only: pyqtgraph's own way
+            return super().childrenBounds(frac, orthoRange, items)
+        return self.bounds.extent(orthoRange, (self.width(), self.height()))
+
+
+def _mapped(values: np.ndarray, on_log: bool) -> np.ndarray:
+    values = np.asarray(values, dtype=float)
+    if not on_log:
+        return values
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log10(values)
+
+
+def _mapped_value(value: float, on_log: bool) -> float:
+    if not on_log:
+        return float(value)
+    return math.log10(value) if value > 0 else math.nan
