@@ -265,3 +265,15 @@ def test_a_tab_behind_another_asks_for_nothing_until_it_comes_to_the_front(windo
     drive(window, lambda: window.tabs.setCurrentWidget(behind), channel="rope")
     angles = rope.angles(torch.arange(64), rope.inv_freq(128)).numpy()
     np.testing.assert_allclose(behind.table_view.image.image, np.cos(angles), atol=1e-6)
+
+
+def test_an_exact_cell_never_shares_its_colour_with_an_inexact_one(window, drive, tab):
+    tab.ready_view("error")
+    for name, value in (("seq_len", 2), ("head_dim", 2)):
+        drive(window, lambda n=name, v=value: getattr(window.parameters, n).setValue(v), "rope")
+    drive(window, lambda: tab.dtype.setCurrentText("bfloat16"), channel="rope")
+    errors, _ = rope.precision_error(torch.arange(2), rope.inv_freq(2), torch.bfloat16)
+    assert errors[0, 0] == 0 and errors[1, 0] > 1e-4  # cos 0 is exact, cos 1 is not
+    low, high = tab.error_view.colorbar.levels()
+    drawn = tab.error_view.image.image[:, 0]
+    assert drawn[0] <= low and low < drawn[1] <= high  # bottom colour: exact only

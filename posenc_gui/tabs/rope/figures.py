@@ -137,14 +137,18 @@ def draw_layouts(tab: RopeTab, frame: RopeFrame, page: LayoutsPage) -> None:
 def draw_precision(tab: RopeTab, frame: RopeFrame, page: PrecisionPage) -> list[str]:
     """(g) rounding error per pair and position, (h) its largest per position; the notes to show."""
     p = frame.params
-    inexact = page.error_table[page.error_table > np.log10(ERROR_FLOOR)]  # zeros aside
+    exact = page.error_table <= np.log10(ERROR_FLOOR)
+    inexact = page.error_table[~exact]  # the scale spans these: zeros aside
     low = float(inexact.min()) if inexact.size else np.log10(ERROR_FLOOR)
     high = float(page.error_table.max())
+    # A decade at least; where exact cells share the bottom colour, the decade is added below
+    # the least error, so that the least error is never drawn as exact.
+    levels = (min(low, high - 1.0), high) if exact.any() else (low, max(high, low + 1.0))
     tab.error_view.set_data(
         page.error_table,
         x_edges=page.error_col_edges,
         y_edges=page.error_row_edges,
-        levels=(low, max(high, low + 1.0)),
+        levels=levels,
         extent=(len(frame.wavelengths), p.seq_len),
     )
     sampled = tr(" (sampled)") if page.error_sampled else ""
