@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
     QLabel,
+    QLineEdit,
     QMenu,
     QTableWidget,
     QTabWidget,
@@ -78,6 +79,8 @@ def visible_texts(window) -> dict[str, str]:
     for widget in window.findChildren(QAbstractButton):
         if widget.objectName() not in ("ScrollLeftButton", "ScrollRightButton"):
             texts[f"button {widget.objectName()}"] = widget.text()
+    for widget in window.findChildren(QLineEdit):
+        texts[f"placeholder {widget.objectName()}"] = widget.placeholderText()
     for widget in window.findChildren(QComboBox):
         for i in range(widget.count()):
             texts[f"choice {widget.objectName()} {i}"] = widget.itemText(i)

@@ -1476,6 +1476,10 @@
       <translation>角度 m·θ mod 2π</translation>
     </message>
     <message>
+      <source>auto: spread evenly</source>
+      <translation>自动：均匀分布</translation>
+    </message>
+    <message>
       <source>Pause</source>
       <translation>暂停</translation>
     </message>

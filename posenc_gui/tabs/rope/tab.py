@@ -97,7 +97,7 @@ class RopeTab(Tab):
         ):
             self.table.addItem(tr(label), key)
         self.pair_count = IntControl("pair_count", 1, MAX_PANELS, 8)
-        self.pairs = QLineEdit(objectName="pairs", placeholderText="auto: spread evenly")
+        self.pairs = QLineEdit(objectName="pairs", placeholderText=tr("auto: spread evenly"))
         self.position = IntControl("position", 0, seq_len - 1, min(10, seq_len - 1))
         self.play = QPushButton(tr("Play"), objectName="play", checkable=True)
         self.query_position = IntControl("query_position", 0, seq_len - 1, 2)
