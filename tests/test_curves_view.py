@@ -297,3 +297,39 @@ def test_the_y_range_fits_the_visible_part_of_bands_and_curves(qtbot):
     low, high = view.plot.vb.childrenBounds(orthoRange=[None, [10.0, 20.0]])[1]
     assert (low, high) == (pytest.approx(0.1 - 0.5), pytest.approx(0.2 + 0.5))
     assert view.plot.vb.childrenBounds()[1] == [pytest.approx(-0.5), pytest.approx(1.49)]
+
+
+def test_a_label_hangs_at_the_end_of_its_line_the_points_leave_free(qtbot, light_look):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    view.resize(600, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_log(y=True)
+    x = np.arange(64.0)
+    # a ratio per pair, as YaRN's: 1 on the left, 1/8 on the right, a ramp between
+    ratio = np.clip(1.0 - (x - 25.0) / 25.0 * 0.875, 0.125, 1.0)
+    view.set_curves(
+        [Curve("ratio", x, ratio, scatter=True)],
+        lines=[Line(1.0, "1", vertical=False), Line(0.125, "1/s = 1/8", vertical=False)],
+    )
+    qtbot.wait(50)
+    centre = view.plot.vb.sceneBoundingRect().center().x()
+    one, eighth = (line.label.sceneBoundingRect() for line in view.lines)
+    assert one.center().x() > centre  # its points lie on the left: at the right end
+    assert eighth.center().x() < centre  # the right end is covered: at the left end
+    for box in (one, eighth):
+        covered = [
+            point
+            for point, y in zip(x, ratio, strict=True)
+            if box.contains(view.plot.vb.mapViewToScene(QPointF(point, np.log10(y))))
+        ]
+        assert covered == []
+    # the points move to the other side: the labels follow
+    view.set_curves(
+        [Curve("ratio", x, ratio[::-1], scatter=True)],
+        lines=[Line(1.0, "1", vertical=False), Line(0.125, "1/s = 1/8", vertical=False)],
+    )
+    qtbot.wait(50)
+    one, eighth = (line.label.sceneBoundingRect() for line in view.lines)
+    assert one.center().x() < centre < eighth.center().x()

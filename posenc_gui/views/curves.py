@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -12,25 +11,16 @@ from PySide6.QtCore import Signal
 
 from posenc_gui.encodings.window import Window
 from posenc_gui.views.axes import fit_height, style_plot
-from posenc_gui.views.curve_specs import (
-    NO_PEN,
-    Band,
-    Curve,
-    Line,
-    Span,
-    Style,
-    draw_styled,
-    style_of,
-)
+from posenc_gui.views.curve_specs import Band, Curve, Line, Span, Style, draw_styled, style_of
 from posenc_gui.views.data_bounds import BoundedViewBox, DataBounds
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.legend import add_legend, fit_legend, remove_entry, rename_entry
-from posenc_gui.views.style import current_look, pen
+from posenc_gui.views.reference_line import ReferenceLine
+from posenc_gui.views.style import current_look
 from posenc_gui.views.viewport import Viewport
 
 MAX_READ_CURVES = 8  # curves named in a hover readout
 MIN_PLOT_HEIGHT = 60  # px of data, times the look's scale
-LABEL_Z = 3  # reference lines' labels: above the curves (see draw_styled)
 
 
 class CurvesView(DeferredDrawing, pg.PlotWidget):
@@ -81,6 +71,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         # any new width (the view resized, an export's size): the legend refits its columns
         self.plot.geometryChanged.connect(self._fit_legend)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.plot.vb.sigRangeChanged.connect(self._place_labels)
 
     def x_window(self, lo: int, hi: int) -> Window:
         """The visible window of the integer x extent ``lo … hi-1``, at screen resolution
@@ -195,6 +186,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
                 [line.value for line in lines if not line.vertical],
             ),
         )
+        self._place_labels()  # the data moved under them (the range may not have)
         if rebuild or renamed or not (same_spans and same_bands):  # new legend entries
             self._fit_legend()
         self._fit_view()
@@ -324,53 +316,11 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         return math.log10(line.value) if on_log_axis else line.value
 
     def _line(self, line: Line) -> ReferenceLine:
-        return ReferenceLine(
-            self.plot,
-            self._line_position(line),
-            line,
-            {
-                # Near the line's far end, on the side of the plot's centre, the text hanging
-                # towards the inside: never past the plot's edges onto the ticks or the title.
-                "position": 0.92 if line.vertical else 0.97,
-                "anchors": [(0, 0), (1, 0)] if line.vertical else [(1, 0), (1, 1)],
-                "color": current_look().colour(line.color),
-                "fill": current_look().legend_background,
-            },
-        )
+        return ReferenceLine(self.plot, self._line_position(line), line)
 
-
-class ReferenceLine:
-    """A labelled reference line as two items: its dashes under the curves (points lying on
-    it stay whole), and an invisible twin above them (``LABEL_Z``) that carries the label, so
-    that a curve crossing the label does not cross its text (a label is its line's child and
-    stacks with it)."""
-
-    def __init__(
-        self, plot: pg.PlotItem, position: float, line: Line, label_options: dict[str, Any]
-    ) -> None:
-        angle = 90 if line.vertical else 0
-        self.stroke = pg.InfiniteLine(
-            pos=position, angle=angle, pen=pen(line.color, dashed=True, width=1.5)
-        )
-        self.stroke.setZValue(1)
-        self.labelled = pg.InfiniteLine(
-            pos=position, angle=angle, pen=NO_PEN, label=line.label, labelOpts=label_options
-        )
-        self.labelled.setZValue(LABEL_Z)
-        plot.addItem(self.stroke)
-        plot.addItem(self.labelled)
-        self.label = self.labelled.label
-
-    @property
-    def items(self) -> tuple[pg.InfiniteLine, pg.InfiniteLine]:
-        return self.stroke, self.labelled
-
-    def value(self) -> float:
-        return float(self.stroke.value())
-
-    def set_value(self, position: float) -> None:
-        for item in self.items:
-            item.setValue(position)
+    def _place_labels(self) -> None:
+        for reference in self.lines:
+            reference.place_label(self._bounds, self.plot.vb)
 
 
 def _tuple(labels: Sequence[str] | None) -> tuple[str, ...] | None:

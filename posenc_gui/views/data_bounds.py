@@ -62,6 +62,13 @@ class DataBounds:
         pixels for a view ``lengths`` (width, height) pixels large."""
         return [self._axis(axis, within[axis], lengths[axis]) for axis in (0, 1)]
 
+    def points_within(self, xs: tuple[float, float], ys: tuple[float, float]) -> int:
+        """How many points lie in the box ``xs`` × ``ys`` (view coordinates)."""
+        return sum(
+            int(((x >= xs[0]) & (x <= xs[1]) & (y >= ys[0]) & (y <= ys[1])).sum())
+            for (x, y), _ in self._points
+        )
+
     def _axis(self, axis: int, within: Range, length: float) -> Range:
         low, high, padded = math.inf, -math.inf, []
         for xy, padding in self._points:
