@@ -181,3 +181,26 @@ def test_hovering_the_room_beside_a_square_heatmap_reads_nothing(qtbot):
     view.scene().sigMouseMoved.emit(box.center())
     view.scene().sigMouseMoved.emit(QPointF(20, box.center().y()))  # left of the plot
     assert read[0].startswith("position 32 · position 32 ·") and read[1] == ""
+
+
+def drawn_row_labels(view: HeatmapView) -> list[str]:
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        _, _, texts = view.plot.getAxis("left").generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [text for _, _, text in texts]
+
+
+def test_a_strip_keeps_room_for_every_row_s_label(qtbot):
+    view = HeatmapView("(d) ids per token", "token", "axis", "id")
+    qtbot.addWidget(view)
+    names = ["t (time)", "h (height)", "w (width)"]
+    view.set_data(np.arange(3 * 100.0).reshape(3, 100), row_labels=names)
+    view.resize(700, 60)  # asked to be shorter than its labels need
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.wait(50)
+    assert view.height() > 60  # it keeps its minimum: the page scrolls instead
+    assert drawn_row_labels(view) == names

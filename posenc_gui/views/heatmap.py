@@ -16,6 +16,7 @@ from posenc_gui.views.style import CYCLIC, DIVERGING, SEQUENTIAL, colormap, curr
 from posenc_gui.views.viewport import Viewport
 
 MASK_RGBA = np.array([200, 200, 200, 255])
+LABEL_ROW_PX = 16  # a left tick label's height (times the look's scale): fewer rows labelled
 
 
 def _edges(edges: np.ndarray | None, count: int) -> np.ndarray:
@@ -123,6 +124,12 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         # edges and labels together: a range change below redraws the ticks from both
         self.x_edges, self.y_edges = _edges(x_edges, cols), _edges(y_edges, rows)
         self._row_labels = None if row_labels is None else list(row_labels)
+        if row_labels is not None:  # room for every row's label (a strip of a few rows)
+            need = LABEL_ROW_PX * current_look().scale * len(row_labels)
+            if self.plot.vb.minimumHeight() != need:
+                self.plot.vb.setMinimumHeight(need)
+                self.plot.updateGeometry()  # the plot's size hints anew, now: then the view's
+                fit_height(self, self.centralWidget)
         if levels is None:
             levels = self._levels_for(values)
         self.image.setImage(values, autoLevels=False)
@@ -196,7 +203,7 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         scale = current_look().scale
         digits = len(str(int(self.x_edges[-1])))
         width, height = self._drawn_size()
-        left = _centre_ticks(self.y_edges, self._row_labels, _stride(height, 16 * scale))
+        left = _centre_ticks(self.y_edges, self._row_labels, _stride(height, LABEL_ROW_PX * scale))
         bottom = _centre_ticks(self.x_edges, None, _stride(width, (8 * digits + 8) * scale))
         if (left, bottom) != self._ticks:
             self._ticks = (left, bottom)
