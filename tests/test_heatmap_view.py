@@ -204,3 +204,13 @@ def test_a_strip_keeps_room_for_every_row_s_label(qtbot):
     qtbot.wait(50)
     assert view.height() > 60  # it keeps its minimum: the page scrolls instead
     assert drawn_row_labels(view) == names
+
+
+def test_many_labelled_rows_ask_for_no_more_room_than_a_few(qtbot):
+    view = HeatmapView("t", "token", "token", "v")
+    qtbot.addWidget(view)
+    view.set_data(np.zeros((100, 100)), row_labels=[f"t{i}" for i in range(100)])
+    few = HeatmapView("t", "token", "token", "v")
+    qtbot.addWidget(few)
+    few.set_data(np.zeros((8, 100)), row_labels=[f"t{i}" for i in range(8)])
+    assert view.minimumHeight() == few.minimumHeight() < 400  # every n-th row labelled

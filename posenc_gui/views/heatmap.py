@@ -17,6 +17,7 @@ from posenc_gui.views.viewport import Viewport
 
 MASK_RGBA = np.array([200, 200, 200, 255])
 LABEL_ROW_PX = 16  # a left tick label's height (times the look's scale): fewer rows labelled
+ROOM_FOR_ROWS = 8  # labelled rows a view keeps room for (more: every n-th is labelled)
 
 
 def _edges(edges: np.ndarray | None, count: int) -> np.ndarray:
@@ -125,7 +126,7 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         self.x_edges, self.y_edges = _edges(x_edges, cols), _edges(y_edges, rows)
         self._row_labels = None if row_labels is None else list(row_labels)
         if row_labels is not None:  # room for every row's label (a strip of a few rows)
-            need = LABEL_ROW_PX * current_look().scale * len(row_labels)
+            need = LABEL_ROW_PX * current_look().scale * min(len(row_labels), ROOM_FOR_ROWS)
             if self.plot.vb.minimumHeight() != need:
                 self.plot.vb.setMinimumHeight(need)
                 self.plot.updateGeometry()  # the plot's size hints anew, now: then the view's
