@@ -223,3 +223,36 @@ def test_a_pooled_bucket_matrix_shows_buckets_never_their_means(window, drive, t
     distance = centre(cols)[None, :] - centre(rows)[:, None]
     expected = relative.t5_bucket(torch.from_numpy(distance)).numpy()
     np.testing.assert_array_equal(values, expected)  # whole bucket ids: the centre's bucket
+
+
+def contrast(a, b) -> float:
+    """WCAG's contrast ratio of two QColors."""
+
+    def luminance(colour) -> float:
+        def channel(v: float) -> float:
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+        r, g, b_ = (channel(c) for c in (colour.redF(), colour.greenF(), colour.blueF()))
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b_
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("sequential", ["viridis", "magma", "inferno"])
+def test_every_alibi_head_stands_out_from_the_background(qtbot, owned, drive, theme, sequential):
+    from PySide6.QtGui import QColor
+
+    from posenc_gui.views.style import Look
+    from posenc_gui.window import MainWindow
+
+    window = owned(MainWindow(device="cpu", look=Look(theme=theme, sequential=sequential)))
+    window.show()
+    tab = window.tab("relative")
+    drive(window, lambda: window.tabs.setCurrentWidget(tab), channel="relative")
+    show_page(tab, "alibi")
+    background = QColor(tab.alibi_curve_view.backgroundBrush().color())
+    pens = [item.opts["pen"].color() for item in tab.alibi_curve_view.curve_items]
+    assert len(pens) == tab.frame.params.n_heads
+    assert min(contrast(colour, background) for colour in pens) >= 2.5

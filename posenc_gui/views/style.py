@@ -149,6 +149,20 @@ def light(colour: int | str, alpha: float = 0.35) -> str:
     return pre_blended(QColor(colour), alpha, QColor(current_look().background)).name()
 
 
+# The share of the sequential map a family of curves spans: without its end that fades into
+# the background (viridis' yellow on white, its purple or magma's black on a dark one), so each
+# curve keeps a contrast of 2.5:1 or more with every map offered.
+FAMILY_SPAN = {"light": (0.0, 0.65), "dark": (0.45, 1.0)}
+
+
+def family_colour(index: int, count: int) -> str:
+    """Curve ``index`` of a family of ``count`` (ALiBi's heads, first to last): along the
+    sequential map, within ``FAMILY_SPAN``."""
+    low, high = FAMILY_SPAN[current_look().theme]
+    place = low + (high - low) * index / max(1, count - 1)
+    return str(colormap(SEQUENTIAL).map(place, mode="qcolor").name())
+
+
 def coloured(text: str, index: int) -> str:
     """``text`` as rich text in palette colour ``index`` (curves named in a title, not a legend)."""
     return f"<span style='color: {current_look().colour(index)}'>{html.escape(text)}</span>"

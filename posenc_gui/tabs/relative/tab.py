@@ -26,7 +26,7 @@ from posenc_gui.tabs.relative.compute import (
     compute_relative,
 )
 from posenc_gui.views import Curve, CurvesView, HeatmapView
-from posenc_gui.views.style import SEQUENTIAL, colormap, set_title
+from posenc_gui.views.style import SEQUENTIAL, family_colour, set_title
 
 SCHEME_LABELS = {
     "sinusoidal": N_("sinusoidal relative (source article)"),
@@ -346,14 +346,13 @@ class RelativeTab(Tab):
         kind = tr("causal") if p.causal else tr("symmetric")
         set_title(self.alibi_view.plot, tr("(d) ALiBi head {0}, {1}").format(p.head, kind))
         _show(self.alibi_view, frame.alibi_matrix, square)
-        colours = colormap(SEQUENTIAL)
         self.alibi_curve_view.set_curves(
             [
                 Curve(
                     tr("head {0}").format(h + 1) if h in (0, p.n_heads - 1) else "",
                     frame.alibi_x,
                     curve,
-                    color=colours.map(h / max(1, p.n_heads - 1), mode="qcolor").name(),
+                    color=family_colour(h, p.n_heads),
                 )
                 for h, curve in enumerate(frame.alibi_curves)
             ],
