@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pyqtgraph as pg
 import pytest
@@ -333,3 +335,23 @@ def test_a_label_hangs_at_the_end_of_its_line_the_points_leave_free(qtbot, light
     qtbot.wait(50)
     one, eighth = (line.label.sceneBoundingRect() for line in view.lines)
     assert one.center().x() < centre < eighth.center().x()
+
+
+def test_a_dashed_curve_shows_over_a_solid_one_it_coincides_with(qtbot, light_look):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    view.resize(600, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    x = np.arange(200.0)
+    y = np.cos(x / 20.0)  # drawn first, dashed; then the same values solid
+    view.set_curves([Curve("RoPE q = 1", x, y, dashed=True, color=1), Curve("sin", x, y, color=0)])
+    qtbot.wait(50)
+    image = view.grab().toImage()
+    drawn = Counter(
+        image.pixelColor(column, row).name()
+        for column in range(image.width())
+        for row in range(image.height())
+    )
+    dashed, solid = (item.opts["pen"].color().name() for item in view.curve_items)
+    assert drawn[dashed] > drawn[solid] / 4  # its dashes over the solid line, not only its rim

@@ -12,6 +12,7 @@ import pyqtgraph as pg
 from posenc_gui.views.style import current_look, light, pen
 
 MAX_MARKED_POINTS = 64
+ENVELOPE_Z, CURVE_Z, DASHED_Z = 1.5, 2, 2.5  # over bands (0); line labels over all (3)
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def draw_styled(item: pg.PlotDataItem, curve: Curve, style: Style) -> None:
     color, look = style
     if look is None:
         item.setData(curve.x, curve.y, pen=pen(light(color), width=1), connect="pairs", symbol=None)
-        item.setZValue(1.5)
+        item.setZValue(ENVELOPE_Z)
         return
     dashed, scatter, marked, width = look
     item.setData(
@@ -110,7 +111,9 @@ def draw_styled(item: pg.PlotDataItem, curve: Curve, style: Style) -> None:
         symbolBrush=_symbol_brush(color),
         symbolPen=NO_PEN,
     )
-    item.setZValue(2)
+    # A dashed curve over the solid ones: where two curves coincide (RoPE with q = 1 and the
+    # sinusoidal similarity), its dashes show both.
+    item.setZValue(DASHED_Z if dashed else CURVE_Z)
     # Solid lines as separate segments: Qt strokes a long antialiased polyline wider than 1 px
     # several times slower (its joins), and opaque segments look the same. Dashes need the
     # one polyline to keep their pattern.

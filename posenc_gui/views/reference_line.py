@@ -8,7 +8,7 @@ from posenc_gui.views.curve_specs import NO_PEN, Line
 from posenc_gui.views.data_bounds import DataBounds
 from posenc_gui.views.style import current_look, pen
 
-LABEL_Z = 3  # the labels: above the curves (2, see curve_specs.draw_styled)
+LABEL_Z = 3  # the labels: above the curves (see curve_specs: CURVE_Z, DASHED_Z)
 # Where a label hangs (its place along the line, 0 … 1 of the view, and its text's anchors):
 # near the line's far end, else near its start, on the side of the plot's centre, the text
 # hanging towards the inside, never past the plot's edges onto the ticks or the title.
