@@ -44,7 +44,9 @@ class PatternView(CurvesView):
         x_labels: Sequence[str] | None = None,
     ) -> None:
         """Draw one row of marks per category (``x_extent``: the x range to show; ``x_labels``
-        as ``CurvesView.set_curves``, ``[]`` for none)."""
+        as ``CurvesView.set_curves``, ``[]`` for none, and none while no row has a mark)."""
+        if not any(len(row.positions) for row in rows):
+            x_labels = []  # an empty row: no made-up positions (0.1, 0.2, …) under it
         self.set_curves(
             [
                 Curve(
