@@ -80,6 +80,10 @@ def test_angle_budget_flags_unseen_angles(window, drive, tab):
     np.testing.assert_allclose(data(target)[1], (32768 * theta).numpy())
     expected = np.flatnonzero((8192 * theta < 2 * math.pi).numpy())
     np.testing.assert_array_equal(data(flagged)[0], expected)
+    drive(window, lambda: tab.target_context.setValue(8192), channel="extension")
+    # none unseen: no legend entry for what is not drawn
+    legend = [label.text for _, label in tab.figures.angle_view.legend.items]
+    assert legend == ["within L0, original", "within target, scaled"]
 
 
 def test_dynamic_sweep_marks_the_base_at_the_length(window, drive, qtbot, tab):

@@ -130,17 +130,20 @@ class ExtensionFigures:
             x_extent=(0, p.target_context),
         )
 
+        unseen = [  # named in the legend only where there are some
+            Curve(
+                tr("angles never seen in training"),
+                frame.pairs[frame.unseen],
+                frame.angle_target[frame.unseen],
+                scatter=True,
+                color=2,
+            )
+        ]
         self.angle_view.set_curves(
             [
                 Curve(tr("within L0, original"), frame.pairs, frame.angle_original, dashed=True),
                 Curve(tr("within target, scaled"), frame.pairs, frame.angle_target, color=1),
-                Curve(
-                    tr("angles never seen in training"),
-                    frame.pairs[frame.unseen],
-                    frame.angle_target[frame.unseen],
-                    scatter=True,
-                    color=2,
-                ),
+                *(unseen if frame.unseen.any() else []),
             ],
             lines=[Line(2 * np.pi, tr("2π: a full turn"), vertical=False, color=0)],
         )
