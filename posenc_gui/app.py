@@ -8,9 +8,16 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
-from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QMessageLogContext, Qt, QtMsgType, qInstallMessageHandler
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QProxyStyle,
+    QStyle,
+    QStyleOption,
+    QStyleOptionComboBox,
+    QWidget,
+)
 
 from posenc_gui.paths import resource_path
 from posenc_gui.views.style import Look
@@ -86,11 +93,41 @@ def application() -> QApplication:
     return app
 
 
+class InterfaceStyle(QProxyStyle):
+    """Qt's Fusion style, with a combo box's text ended by "…" where the box is too narrow for
+    it (Fusion cuts it off mid-letter; the list it opens shows every choice whole)."""
+
+    def __init__(self) -> None:
+        super().__init__("Fusion")
+
+    def drawControl(
+        self,
+        element: QStyle.ControlElement,
+        option: QStyleOption,
+        painter: QPainter,
+        widget: QWidget | None = None,
+    ) -> None:
+        if element == QStyle.ControlElement.CE_ComboBoxLabel and isinstance(
+            option, QStyleOptionComboBox
+        ):
+            field = self.subControlRect(
+                QStyle.ComplexControl.CC_ComboBox,
+                option,
+                QStyle.SubControl.SC_ComboBoxEditField,
+                widget,  # type: ignore[arg-type]  # Qt takes None (a combo painted alone)
+            )
+            option = QStyleOptionComboBox(option)
+            option.currentText = option.fontMetrics.elidedText(
+                option.currentText, Qt.TextElideMode.ElideRight, field.width()
+            )
+        super().drawControl(element, option, painter, widget)
+
+
 def apply_palette(look: Look) -> None:
     """Qt's Fusion style in the look's theme, so widgets match the plots."""
     app = QApplication.instance()
     assert isinstance(app, QApplication), "apply_palette needs the QApplication"
-    app.setStyle("Fusion")
+    app.setStyle(InterfaceStyle())
     palette = app.style().standardPalette()
     if look.theme == "dark":
         colours = {

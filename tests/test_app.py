@@ -214,3 +214,37 @@ def test_a_window_kept_until_closed_is_deleted_and_released_when_closed(qtbot):
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     gc.collect()
     assert kept() is None  # deleted by Qt, and its Python side let go
+
+
+def test_a_combo_box_too_narrow_for_its_choice_ends_it_with_an_ellipsis(qtbot):
+    from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox
+
+    from posenc_gui.app import InterfaceStyle
+
+    class Recording(InterfaceStyle):
+        def __init__(self) -> None:
+            super().__init__()
+            self.drawn: list[str] = []
+
+        def drawItemText(self, painter, rect, flags, palette, enabled, text, role=None) -> None:
+            self.drawn.append(text)
+            super().drawItemText(painter, rect, flags, palette, enabled, text, role)
+
+    style = Recording()
+    box = QComboBox()
+    qtbot.addWidget(box)
+    box.setStyle(style)
+    box.addItem("interleaved (Meta LLaMA, GPT-J)")
+    box.resize(150, 30)
+    box.grab()
+    option = QStyleOptionComboBox()
+    box.initStyleOption(option)
+    field = style.subControlRect(
+        QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, box
+    )
+    shown = style.drawn[-1]
+    assert shown.startswith("interleaved") and shown.endswith("…")
+    assert box.fontMetrics().horizontalAdvance(shown) <= field.width()
+    box.resize(600, 30)  # room enough: the choice whole
+    box.grab()
+    assert style.drawn[-1] == "interleaved (Meta LLaMA, GPT-J)"
