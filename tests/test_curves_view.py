@@ -8,7 +8,7 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPointF
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QImage, QPainter
 
 from posenc_gui.views import Band, Curve, CurvesView, Line, Span
 
@@ -355,3 +355,28 @@ def test_a_dashed_curve_shows_over_a_solid_one_it_coincides_with(qtbot, light_lo
     )
     dashed, solid = (item.opts["pen"].color().name() for item in view.curve_items)
     assert drawn[dashed] > drawn[solid] / 4  # its dashes over the solid line, not only its rim
+
+
+def drawn_labels(axis) -> list[str]:
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        _, _, texts = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [text for _, _, text in texts]
+
+
+def test_positions_are_ticked_at_whole_numbers_only(qtbot):
+    view = CurvesView("t", "distance k", "y")
+    qtbot.addWidget(view)
+    view.resize(600, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    x = np.arange(2.0)  # two positions: pyqtgraph would tick -0.4, -0.2, … 1.4
+    view.set_curves([Curve("c", x, 1.0 - x / 2)], x_extent=(0, 2))
+    qtbot.wait(50)
+    assert drawn_labels(view.plot.getAxis("bottom")) == ["0", "1"]
+    view.set_curves([Curve("c", x / 4, x)])  # not positions: any ticks
+    qtbot.wait(50)
+    assert any("." in label for label in drawn_labels(view.plot.getAxis("bottom")))

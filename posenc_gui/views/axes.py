@@ -35,6 +35,7 @@ class CompactAxis(pg.AxisItem):
         self._needed = 0  # px across the axis the labels of its last paint needed
         self._shrink = QTimer(self, singleShot=True, interval=SHRINK_AFTER_MS)
         self._shrink.timeout.connect(self._give_back_room)
+        self.whole_numbers = False  # ticks at whole numbers only (positions, distances)
 
     def _updateMaxTextSize(self, x: int) -> None:
         """Called from each paint with the room its labels need: grown at once (no label is
@@ -64,8 +65,10 @@ class CompactAxis(pg.AxisItem):
             self._adjustSize()
 
     def tickValues(self, minVal: float, maxVal: float, size: float) -> list:
-        """pyqtgraph's tick levels, with two fixes for grids drawn in opaque pre-blended pens,
-        where a line drawn later replaces the pixels of one drawn before:
+        """pyqtgraph's tick levels (on an axis of ``whole_numbers``, those of whole steps, or
+        each whole number where the axis spans a few), with two fixes for grids drawn in
+        opaque pre-blended pens, where a line drawn later replaces the pixels of one drawn
+        before:
 
         - On a log axis its minor level (1 … 9 in each decade) repeats the decades of the
           levels above; drawn after them in its fainter colour, it covered the decade lines.
@@ -78,6 +81,8 @@ class CompactAxis(pg.AxisItem):
           axis's 5.7 ms a paint (now 2.0 ms).
         """
         levels = super().tickValues(minVal, maxVal, size)
+        if self.whole_numbers and not self.logMode:
+            levels = _whole(levels, minVal, maxVal)
         if self.logMode and len(levels) > 1 and levels[-1][0] is None:
             decades = {round(value) for _, values in levels[:-1] for value in values}
             minor = [value for value in levels[-1][1] if not _is_decade(value, decades)]
@@ -183,6 +188,13 @@ def fit_height(view: pg.GraphicsView, item: pg.GraphicsWidget) -> None:
     need = math.ceil(item.effectiveSizeHint(Qt.SizeHint.MinimumSize).height())
     if view.minimumHeight() != need:
         view.setMinimumHeight(need)
+
+
+def _whole(levels: list, low: float, high: float) -> list:
+    """The tick levels of whole steps (spacing 1 or more); each whole number in ``low …
+    high`` where there are none (an axis over 0 and 1 has no 0.5 or 0.2)."""
+    whole = [(spacing, values) for spacing, values in levels if spacing >= 1]
+    return whole or [(1.0, list(range(math.ceil(low), math.floor(high) + 1)))]
 
 
 def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> None:

@@ -197,6 +197,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
                     None if labels is None else [list(enumerate(labels))]
                 )
             self._ticks = ticks
+        self.plot.getAxis("bottom").whole_numbers = x_extent is not None  # positions
         if x_extent is None:
             self.plot.enableAutoRange()
         else:
