@@ -186,6 +186,17 @@ def test_the_tab_draws_the_frame_and_the_comparison_table(window, drive):
     )
 
 
+def test_the_title_says_when_a_pixel_is_a_mean_of_distances(window, drive):
+    tab = window.tab("compare")
+    drive(window, lambda: window.tabs.setCurrentWidget(tab), "compare")
+    assert tab.similarity_view.plot.titleLabel.text == "Similarity against distance, normalised"
+    drive(window, lambda: window.parameters.seq_len.setValue(1 << 20), "compare")
+    pixels = len(tab.frame.distances)
+    most = -(-(1 << 20) // pixels)  # the runs of a window differ by one distance at most
+    assert tab.frame.per_pixel == most
+    assert f"a pixel: the mean of {most:,} distances" in tab.similarity_view.plot.titleLabel.text
+
+
 def test_the_log_axis_leaves_distance_zero_out(window, drive):
     tab = window.tab("compare")
     drive(window, lambda: window.tabs.setCurrentWidget(tab), "compare")

@@ -436,16 +436,16 @@
       <translation>每条曲线在距离 0 处为 1。正弦与 RoPE：同一向量在位置 p 与 p + k 处的余弦相似度。ALiBi：e&lt;sup&gt;−m&lt;sub&gt;h&lt;/sub&gt;k&lt;/sup&gt;，即其偏置使注意力权重乘上的因子。T5 与 Shaw：1 − 桶号（或截断后的索引）/ 最大值；曲线平坦处的距离共用同一个桶或向量，模型无法区分。</translation>
     </message>
     <message>
+      <source>Similarity against distance, normalised</source>
+      <translation>相似度随距离变化（归一化）</translation>
+    </message>
+    <message>
       <source>Compare</source>
       <translation>对比</translation>
     </message>
     <message>
       <source>logarithmic distance axis</source>
       <translation>距离轴用对数刻度</translation>
-    </message>
-    <message>
-      <source>Similarity against distance, normalised</source>
-      <translation>相似度随距离变化（归一化）</translation>
     </message>
     <message>
       <source>relative distance k</source>
@@ -548,6 +548,10 @@
       <translation>注意力因子（mscale）{0:.4f} · 等效底数 {1:,.6g} · 保持 {2} 对，混合 {3} 对，插值 {4} 对{6} · {5} 对通道出现训练中未见过的角度</translation>
     </message>
     <message>
+      <source>angles never seen in training</source>
+      <translation>训练中从未见过的角度</translation>
+    </message>
+    <message>
       <source>, not rotated {0}</source>
       <translation>，不旋转 {0} 对</translation>
     </message>
@@ -566,10 +570,6 @@
     <message>
       <source>within target, scaled</source>
       <translation>目标长度内，缩放后</translation>
-    </message>
-    <message>
-      <source>angles never seen in training</source>
-      <translation>训练中从未见过的角度</translation>
     </message>
     <message>
       <source>target = {0:,}</source>

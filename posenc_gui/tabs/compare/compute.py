@@ -33,6 +33,7 @@ class CompareFrame:
     params: CompareParams
     distances: np.ndarray  # [X] pixel centres
     curves: tuple[Curve, ...]  # every entry's, in registry order
+    per_pixel: int  # the most distances a pixel holds (its values are their means)
 
     def curve(self, key: str) -> Curve:
         """The curve whose key is ``key``."""
@@ -50,7 +51,8 @@ def compute_compare(p: CompareParams, device: torch.device) -> CompareFrame:
         read = tuple((name, shared[name]) for name in entry.reads)
         own = tuple((setting.name, settings[setting.name]) for setting in entry.settings)
         curves += _entry_curves(entry, read, own, window, device)
-    return CompareFrame(p, binning.centres(window).numpy(), tuple(curves))
+    per_pixel = int(binning.runs(window)[1].max())
+    return CompareFrame(p, binning.centres(window).numpy(), tuple(curves), per_pixel)
 
 
 # Kept by what an entry reads (the shared parameters it names, its own settings and the

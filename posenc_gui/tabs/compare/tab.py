@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from posenc_gui.choices import format_number
 from posenc_gui.comparison import CRITERIA, Setting
 from posenc_gui.controls import IntControl
 from posenc_gui.i18n import N_, tr
@@ -24,6 +25,7 @@ from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.compare import SPEC
 from posenc_gui.tabs.compare.compute import CompareFrame, CompareParams, compute_compare
 from posenc_gui.views import Band, Curve, CurvesView
+from posenc_gui.views.style import set_title
 
 NOTE = N_(
     "Every curve is 1 at distance 0. Sinusoidal and RoPE: cosine similarity of one vector "
@@ -31,6 +33,7 @@ NOTE = N_(
     "multiplies attention by. T5 and Shaw: 1 − bucket (or clipped index) / the last one; flat "
     "where distances share a bucket or a vector and cannot be told apart."
 )
+TITLE = N_("Similarity against distance, normalised")
 FIGURE_SHARE, TABLE_SHARE = 3, 2  # the page's height: the live figure first, the table scrolls
 PLOT_HEIGHT = 120  # px of data at least (times the look's scale): the table gives way first
 
@@ -63,7 +66,7 @@ class CompareTab(Tab):
             self.controls.addRow(widget)
 
         self.similarity_view = CurvesView(
-            tr("Similarity against distance, normalised"),
+            tr(TITLE),
             tr("relative distance k"),
             tr("similarity (1 at k = 0)"),
             min_plot_height=PLOT_HEIGHT,
@@ -148,6 +151,12 @@ class CompareTab(Tab):
         self.similarity_view.set_curves(
             curves, bands=bands, x_extent=(self._first_distance(p.seq_len), p.seq_len)
         )
+        title = tr(TITLE)
+        if frame.per_pixel > 1:  # the curves' first pixel is a mean: below 1
+            title += tr(" · a pixel: the mean of {0} distances").format(
+                format_number(frame.per_pixel)
+            )
+        set_title(self.similarity_view.plot, title)
 
     def caption_parameters(self) -> str:
         p = self.parameters
