@@ -117,8 +117,8 @@ class InterfaceStyle(QProxyStyle):
                 widget,  # type: ignore[arg-type]  # Qt takes None (a combo painted alone)
             )
             option = QStyleOptionComboBox(option)
-            option.currentText = option.fontMetrics.elidedText(
-                option.currentText, Qt.TextElideMode.ElideRight, field.width()
+            option.currentText = option.fontMetrics.elidedText(  # Qt draws it 1 px in each side
+                option.currentText, Qt.TextElideMode.ElideRight, field.width() - 2
             )
         super().drawControl(element, option, painter, widget)
 

@@ -206,7 +206,7 @@ class Tab(QWidget):
     ) -> None:
         """Place view ``name`` (offered for export) in the tab's grid, or the widget holding
         it (``shown_in``: a splitter, say) there."""
-        self.views.addWidget(shown_in or view, row, col)
+        self.views.addWidget(view if shown_in is None else shown_in, row, col)
         self._declare(name, view, page=None)
 
     def add_page(

@@ -8,23 +8,11 @@ import time
 import numpy as np
 import pytest
 import torch
-from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QWidget
 
 from posenc_gui.encodings import binning, sinusoidal
 from posenc_gui.tabs.absolute.compute import compute_absolute
-
-
-def drawn_tick_labels(axis) -> list[str]:
-    """The tick label texts pyqtgraph would paint on ``axis`` now."""
-    image = QImage(10, 10, QImage.Format.Format_ARGB32)
-    painter = QPainter(image)
-    try:
-        _, _, text_specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [text for _, _, text in text_specs]
-
+from tests.text_boxes import drawn_tick_labels
 
 # The table and similarity views compute in float32 (posenc_gui.frames.VIEW_DTYPE): a cell of
 # one position and one channel is within float32's own rounding of the float64 closed form.

@@ -195,6 +195,8 @@ def test_the_title_says_when_a_pixel_is_a_mean_of_distances(window, drive):
     most = -(-(1 << 20) // pixels)  # the runs of a window differ by one distance at most
     assert tab.frame.per_pixel == most
     assert f"a pixel: the mean of {most:,} distances" in tab.similarity_view.plot.titleLabel.text
+    drive(window, lambda: tab.log_distance.setChecked(True), "compare")  # first pixels exact
+    assert tab.similarity_view.plot.titleLabel.text == "Similarity against distance, normalised"
 
 
 def test_the_log_axis_leaves_distance_zero_out(window, drive):

@@ -8,9 +8,10 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPointF
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QImage
 
 from posenc_gui.views import Band, Curve, CurvesView, Line, Span
+from tests.text_boxes import drawn_tick_labels
 
 
 def draw(view: CurvesView, shift: float, *, label: str = "L0") -> None:
@@ -335,6 +336,56 @@ def test_a_label_hangs_at_the_end_of_its_line_the_points_leave_free(qtbot, light
     qtbot.wait(50)
     one, eighth = (line.label.sceneBoundingRect() for line in view.lines)
     assert one.center().x() < centre < eighth.center().x()
+    # both ends free: the far end, whatever the end before
+    view.set_curves(
+        [Curve("ratio", x[30:34], np.full(4, 0.4), scatter=True)],
+        lines=[Line(1.0, "1", vertical=False), Line(0.125, "1/s = 1/8", vertical=False)],
+    )
+    qtbot.wait(50)
+    assert all(line.label.sceneBoundingRect().center().x() > centre for line in view.lines)
+
+
+def test_a_label_moves_when_the_view_narrows_under_it(qtbot, light_look):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    view.resize(1000, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    x = np.arange(100.0)
+    y = np.where((x >= 60) & (x < 76), 0.7, np.where(x % 2, 0.0, 1.0))  # a crowd at 60 … 75
+    view.set_curves(
+        [Curve("c", x, y, scatter=True)],
+        lines=[Line(0.75, "target = 65,536", vertical=False)],
+        x_extent=(0, 100),
+    )
+    qtbot.wait(50)
+    vb = view.plot.vb
+    assert (
+        view.lines[0].label.sceneBoundingRect().center().x() > vb.sceneBoundingRect().center().x()
+    )
+    view.resize(260, 400)  # the same range, each pixel more data: the label now covers 60 … 75
+    qtbot.wait(50)
+    assert (
+        view.lines[0].label.sceneBoundingRect().center().x() < vb.sceneBoundingRect().center().x()
+    )
+
+
+def test_a_curve_hidden_from_its_legend_entry_leaves_the_range(qtbot):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    view.resize(640, 420)
+    view.show()
+    qtbot.waitExposed(view)
+    x = np.arange(50.0)
+    view.set_curves([Curve("flat", x, np.sin(x / 5)), Curve("steep", x, x)])
+    qtbot.wait(50)
+    assert view.plot.vb.viewRange()[1][1] > 40
+    view.curve_items[1].setVisible(False)  # what a click on its legend entry does
+    qtbot.wait(50)
+    assert view.plot.vb.viewRange()[1][1] < 2  # the range fits what is shown
+    np.testing.assert_allclose(
+        view.plot.vb.childrenBounds(), pyqtgraph_bounds(view, [None, None]), rtol=1e-12
+    )
 
 
 def test_a_dashed_curve_shows_over_a_solid_one_it_coincides_with(qtbot, light_look):
@@ -357,16 +408,6 @@ def test_a_dashed_curve_shows_over_a_solid_one_it_coincides_with(qtbot, light_lo
     assert drawn[dashed] > drawn[solid] / 4  # its dashes over the solid line, not only its rim
 
 
-def drawn_labels(axis) -> list[str]:
-    image = QImage(10, 10, QImage.Format.Format_ARGB32)
-    painter = QPainter(image)
-    try:
-        _, _, texts = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [text for _, _, text in texts]
-
-
 def test_positions_are_ticked_at_whole_numbers_only(qtbot):
     view = CurvesView("t", "distance k", "y")
     qtbot.addWidget(view)
@@ -376,7 +417,7 @@ def test_positions_are_ticked_at_whole_numbers_only(qtbot):
     x = np.arange(2.0)  # two positions: pyqtgraph would tick -0.4, -0.2, … 1.4
     view.set_curves([Curve("c", x, 1.0 - x / 2)], x_extent=(0, 2))
     qtbot.wait(50)
-    assert drawn_labels(view.plot.getAxis("bottom")) == ["0", "1"]
+    assert drawn_tick_labels(view.plot.getAxis("bottom")) == ["0", "1"]
     view.set_curves([Curve("c", x / 4, x)])  # not positions: any ticks
     qtbot.wait(50)
-    assert any("." in label for label in drawn_labels(view.plot.getAxis("bottom")))
+    assert any("." in label for label in drawn_tick_labels(view.plot.getAxis("bottom")))

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QTabWidget, QWidget
 
 from posenc_gui.export import export_view
 from posenc_gui.views import HeatmapView
 from posenc_gui.views.style import CYCLIC, colormap
+from tests.text_boxes import drawn_tick_labels
 
 
 def lut(view: HeatmapView) -> np.ndarray:
@@ -116,13 +117,7 @@ def test_a_heatmap_labels_the_first_cell_at_the_axis_end(qtbot):
     view.show()
     qtbot.waitExposed(view)
     view.set_data(np.ones((4, 128)))  # cells 2-3 px wide: the "0" label reaches past the end
-    image = QImage(10, 10, QImage.Format.Format_ARGB32)
-    painter = QPainter(image)
-    try:
-        texts = view.plot.getAxis("bottom").generateDrawSpecs(painter)[2]
-    finally:
-        painter.end()
-    labels = [text for _, _, text in texts]
+    labels = drawn_tick_labels(view.plot.getAxis("bottom"))
     assert labels[0] == "0" and len(labels) >= 3, labels
 
 
@@ -183,16 +178,6 @@ def test_hovering_the_room_beside_a_square_heatmap_reads_nothing(qtbot):
     assert read[0].startswith("position 32 · position 32 ·") and read[1] == ""
 
 
-def drawn_row_labels(view: HeatmapView) -> list[str]:
-    image = QImage(10, 10, QImage.Format.Format_ARGB32)
-    painter = QPainter(image)
-    try:
-        _, _, texts = view.plot.getAxis("left").generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [text for _, _, text in texts]
-
-
 def test_a_strip_keeps_room_for_every_row_s_label(qtbot):
     view = HeatmapView("(d) ids per token", "token", "axis", "id")
     qtbot.addWidget(view)
@@ -203,7 +188,7 @@ def test_a_strip_keeps_room_for_every_row_s_label(qtbot):
     qtbot.waitExposed(view)
     qtbot.wait(50)
     assert view.height() > 60  # it keeps its minimum: the page scrolls instead
-    assert drawn_row_labels(view) == names
+    assert drawn_tick_labels(view.plot.getAxis("left")) == names
 
 
 def test_many_labelled_rows_ask_for_no_more_room_than_a_few(qtbot):
@@ -214,3 +199,12 @@ def test_many_labelled_rows_ask_for_no_more_room_than_a_few(qtbot):
     qtbot.addWidget(few)
     few.set_data(np.zeros((8, 100)), row_labels=[f"t{i}" for i in range(8)])
     assert view.minimumHeight() == few.minimumHeight() < 400  # every n-th row labelled
+
+
+def test_a_heatmap_gives_back_the_rows_room_when_its_labels_go(qtbot):
+    view = HeatmapView("t", "token", "axis", "v")
+    qtbot.addWidget(view)
+    view.set_data(np.zeros((3, 50)), row_labels=["t", "h", "w"])
+    labelled = view.minimumHeight()
+    view.set_data(np.zeros((3, 50)))  # the sentence cleared, say
+    assert view.minimumHeight() < labelled and view.plot.vb.minimumHeight() == 0

@@ -240,7 +240,7 @@ def contrast(a, b) -> float:
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize("sequential", ["viridis", "magma", "inferno"])
+@pytest.mark.parametrize("sequential", ["viridis", "cividis", "magma", "plasma", "inferno"])
 def test_every_alibi_head_stands_out_from_the_background(qtbot, owned, drive, theme, sequential):
     from PySide6.QtGui import QColor
 

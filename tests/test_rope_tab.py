@@ -277,3 +277,12 @@ def test_an_exact_cell_never_shares_its_colour_with_an_inexact_one(window, drive
     low, high = tab.error_view.colorbar.levels()
     drawn = tab.error_view.image.image[:, 0]
     assert drawn[0] <= low and low < drawn[1] <= high  # bottom colour: exact only
+    # errors over many decades (float16 over 512 positions): the least a decade above exact
+    drive(window, lambda: window.parameters.seq_len.setValue(512), "rope")
+    drive(window, lambda: window.parameters.head_dim.setValue(128), "rope")
+    drive(window, lambda: tab.dtype.setCurrentText("float16"), channel="rope")
+    low, high = tab.error_view.colorbar.levels()
+    drawn = tab.error_view.image.image
+    exact = drawn <= np.log10(ERROR_FLOOR)
+    assert exact.any() and high - drawn[~exact].min() > 3  # several decades
+    assert drawn[~exact].min() - low == pytest.approx(1.0)

@@ -24,6 +24,17 @@ class TextBox:
     owner: int  # the item the text belongs to: ticks of one axis are compared with each other
 
 
+def drawn_tick_labels(axis: pg.AxisItem) -> list[str]:
+    """The tick label texts pyqtgraph would paint on ``axis`` now."""
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        _, _, text_specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [text for _, _, text in text_specs]
+
+
 def _shrunk(rect: QRectF, by: float) -> QRectF:
     return rect.adjusted(by, by, -by, -by)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -12,7 +11,7 @@ from PySide6.QtCore import Signal
 from posenc_gui.encodings.window import Window
 from posenc_gui.views.axes import fit_height, style_plot
 from posenc_gui.views.curve_specs import Band, Curve, Line, Span, Style, draw_styled, style_of
-from posenc_gui.views.data_bounds import BoundedViewBox, DataBounds
+from posenc_gui.views.data_bounds import BoundedViewBox, DataBounds, mapped
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.legend import add_legend, fit_legend, remove_entry, rename_entry
 from posenc_gui.views.reference_line import ReferenceLine
@@ -71,7 +70,9 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         # any new width (the view resized, an export's size): the legend refits its columns
         self.plot.geometryChanged.connect(self._fit_legend)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        # a new range, or a new size (a label's width in data units): labels placed anew
         self.plot.vb.sigRangeChanged.connect(self._place_labels)
+        self.plot.vb.sigResized.connect(self._place_labels)
 
     def x_window(self, lo: int, hi: int) -> Window:
         """The visible window of the integer x extent ``lo … hi-1``, at screen resolution
@@ -176,10 +177,10 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._line_keys = [(line.vertical, line.color) for line in lines]
         self._bounds.set(
             [
-                (curve.x, curve.y, item.pixelPadding())
+                (curve.x, curve.y, item.pixelPadding(), item)
                 for curve, item in zip(curves, self.curve_items, strict=True)
             ]
-            + [(band.x, edge, 0.0) for band in bands for edge in (band.low, band.high)],
+            + [(band.x, edge, 0.0, None) for band in bands for edge in (band.low, band.high)],
             (
                 [line.value for line in lines if line.vertical]
                 + [end for span in spans for end in (span.start, span.end)],
@@ -216,7 +217,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._styles = self._styles[:count]
         self.curve_items = self.curve_items[:count]
         while len(self.curve_items) < count:
-            item = self._set_aside.pop() if self._set_aside else pg.PlotDataItem()
+            item = self._set_aside.pop() if self._set_aside else self._new_item()
             item.opts["name"] = None  # named below, in the legend's order
             self.plot.addItem(item)
             self.curve_items.append(item)
@@ -226,6 +227,12 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             item.opts["name"] = name or None  # what PlotDataItem.name() reads; no setter
             if name:
                 self.legend.addItem(item, name)
+
+    def _new_item(self) -> pg.PlotDataItem:
+        item = pg.PlotDataItem()
+        # hidden or shown again from its legend entry: the range fits what is shown
+        item.visibleChanged.connect(self.plot.vb.queueUpdateAutoRange)
+        return item
 
     def resizeEvent(self, event: pg.QtGui.QResizeEvent) -> None:
         super().resizeEvent(event)  # lays the plot out at the view's size: the legend follows
@@ -268,8 +275,8 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
     def _band_data(self, band: Band) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """x, low, high of a band in view coordinates: a fill's curves do not follow the plot's
         log mode (its data items do), so they are mapped here."""
-        x = np.log10(band.x) if self._log[0] else band.x
-        low, high = (np.log10(y) if self._log[1] else y for y in (band.low, band.high))
+        x = mapped(band.x, self._log[0])
+        low, high = (mapped(y, self._log[1]) for y in (band.low, band.high))
         return x, low, high
 
     def _update_band(self, fill: pg.FillBetweenItem, band: Band) -> None:
@@ -310,11 +317,11 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         return region
 
     def _x_ends(self, span: Span) -> list[float]:
-        return [math.log10(v) if self._log[0] else v for v in (span.start, span.end)]
+        return [float(mapped(v, self._log[0])) for v in (span.start, span.end)]
 
     def _line_position(self, line: Line) -> float:
         on_log_axis = self._log[0] if line.vertical else self._log[1]
-        return math.log10(line.value) if on_log_axis else line.value
+        return float(mapped(line.value, on_log_axis))
 
     def _line(self, line: Line) -> ReferenceLine:
         return ReferenceLine(self.plot, self._line_position(line), line)

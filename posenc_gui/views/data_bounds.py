@@ -16,7 +16,8 @@ import numpy as np
 import pyqtgraph as pg
 
 Range = list[float] | None  # [low, high] on one axis, None where nothing is drawn
-Points = tuple[np.ndarray, np.ndarray, float]  # x, y, pixels drawn beyond each point
+# x, y, pixels drawn beyond each point, and the item drawing them (hidden: they bound nothing)
+Points = tuple[np.ndarray, np.ndarray, float, pg.GraphicsObject | None]
 Marks = tuple[Sequence[float], Sequence[float]]  # x positions, y positions
 
 
@@ -26,14 +27,15 @@ class DataBounds:
     in its view coordinates (log10 of the data on a log axis)."""
 
     def __init__(self) -> None:
-        self._points: list[tuple[np.ndarray, float]] = []  # [2, N] finite x, y; pixels
+        # [2, N] x, y (both finite: the points drawn), pixels beyond them, their item
+        self._points: list[tuple[np.ndarray, float, pg.GraphicsObject | None]] = []
         self._marks: tuple[list[float], list[float]] = ([], [])  # x positions, y positions
         self._data: tuple[Sequence[Points], Marks] = ((), ((), ()))
         self._log = (False, False)
 
     def set(self, points: Sequence[Points], marks: Marks) -> None:
-        """``points``: (x, y, padding px) in data units; ``marks``: (x, y) positions in data
-        units."""
+        """``points``: (x, y, padding px, item) in data units; ``marks``: (x, y) positions in
+        data units."""
         self._data = (points, marks)
         self._map()
 
@@ -46,32 +48,36 @@ class DataBounds:
     def _map(self) -> None:
         (points, marks), log = self._data, self._log
         self._points = []
-        for x, y, padding in points:
-            xy = np.stack([_mapped(x, log[0]), _mapped(y, log[1])])
+        for x, y, padding, item in points:
+            xy = np.stack([mapped(x, log[0]), mapped(y, log[1])])
             xy = xy[:, np.isfinite(xy).all(0)]
             if xy.shape[1]:
-                self._points.append((xy, padding))
+                self._points.append((xy, padding, item))
         self._marks = tuple(  # type: ignore[assignment]
-            [v for v in (_mapped_value(value, on_log) for value in values) if math.isfinite(v)]
+            [v for v in (float(mapped(value, on_log)) for value in values) if math.isfinite(v)]
             for values, on_log in zip(marks, log, strict=True)
         )
 
     def extent(self, within: Sequence[Range], lengths: tuple[float, float]) -> list[Range]:
-        """``[x range, y range]`` as ``ViewBox.childrenBounds`` gives it: each axis over the
-        points whose other coordinate lies ``within`` (None: all), widened by the markers'
-        pixels for a view ``lengths`` (width, height) pixels large."""
+        """``[x range, y range]`` as ``ViewBox.childrenBounds`` gives it for the points drawn
+        (both coordinates finite, their item shown): each axis over the points whose other
+        coordinate lies ``within`` (None: all), widened by the markers' pixels for a view
+        ``lengths`` (width, height) pixels large."""
         return [self._axis(axis, within[axis], lengths[axis]) for axis in (0, 1)]
 
     def points_within(self, xs: tuple[float, float], ys: tuple[float, float]) -> int:
         """How many points lie in the box ``xs`` × ``ys`` (view coordinates)."""
         return sum(
             int(((x >= xs[0]) & (x <= xs[1]) & (y >= ys[0]) & (y <= ys[1])).sum())
-            for (x, y), _ in self._points
+            for (x, y), _, item in self._points
+            if _shown(item)
         )
 
     def _axis(self, axis: int, within: Range, length: float) -> Range:
         low, high, padded = math.inf, -math.inf, []
-        for xy, padding in self._points:
+        for xy, padding, item in self._points:
+            if not _shown(item):
+                continue  # hidden from its legend entry
             values = xy[axis]
             if within is not None:
                 other = xy[1 - axis]
@@ -93,7 +99,8 @@ class DataBounds:
 
 
 class BoundedViewBox(pg.ViewBox):
-    """A ViewBox that fits its range to ``bounds`` rather than asking each of its items."""
+    """A ViewBox that fits its range to ``bounds`` rather than asking each of its items (all
+    of the data: its auto-range never asks for a fraction, ``frac``)."""
 
     def __init__(self, bounds: DataBounds) -> None:
         super().__init__()
@@ -110,7 +117,9 @@ class BoundedViewBox(pg.ViewBox):
         return self.bounds.extent(orthoRange, (self.width(), self.height()))
 
 
-def _mapped(values: np.ndarray, on_log: bool) -> np.ndarray:
+def mapped(values: np.ndarray | float, on_log: bool) -> np.ndarray:
+    """Data as a view places it: log10 of it on a log axis (NaN or −inf where not positive,
+    which is not drawn there)."""
     values = np.asarray(values, dtype=float)
     if not on_log:
         return values
@@ -118,7 +127,5 @@ def _mapped(values: np.ndarray, on_log: bool) -> np.ndarray:
         return np.log10(values)
 
 
-def _mapped_value(value: float, on_log: bool) -> float:
-    if not on_log:
-        return float(value)
-    return math.log10(value) if value > 0 else math.nan
+def _shown(item: pg.GraphicsObject | None) -> bool:
+    return item is None or item.isVisible()

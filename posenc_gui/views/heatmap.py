@@ -125,12 +125,13 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         # edges and labels together: a range change below redraws the ticks from both
         self.x_edges, self.y_edges = _edges(x_edges, cols), _edges(y_edges, rows)
         self._row_labels = None if row_labels is None else list(row_labels)
-        if row_labels is not None:  # room for every row's label (a strip of a few rows)
-            need = LABEL_ROW_PX * current_look().scale * min(len(row_labels), ROOM_FOR_ROWS)
-            if self.plot.vb.minimumHeight() != need:
-                self.plot.vb.setMinimumHeight(need)
-                self.plot.updateGeometry()  # the plot's size hints anew, now: then the view's
-                fit_height(self, self.centralWidget)
+        # room for every row's label (a strip of a few rows); none asked for without labels
+        labelled = 0 if row_labels is None else min(len(row_labels), ROOM_FOR_ROWS)
+        need = LABEL_ROW_PX * current_look().scale * labelled
+        if self.plot.vb.minimumHeight() != need:
+            self.plot.vb.setMinimumHeight(need)
+            self.plot.updateGeometry()  # the plot's size hints anew, now: then the view's
+            fit_height(self, self.centralWidget)
         if levels is None:
             levels = self._levels_for(values)
         self.image.setImage(values, autoLevels=False)

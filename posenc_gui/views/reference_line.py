@@ -8,7 +8,8 @@ from posenc_gui.views.curve_specs import NO_PEN, Line
 from posenc_gui.views.data_bounds import DataBounds
 from posenc_gui.views.style import current_look, pen
 
-LABEL_Z = 3  # the labels: above the curves (see curve_specs: CURVE_Z, DASHED_Z)
+# The dashes under the curves, the labels over them (see curve_specs: CURVE_Z, DASHED_Z).
+STROKE_Z, LABEL_Z = 1, 3
 # Where a label hangs (its place along the line, 0 … 1 of the view, and its text's anchors):
 # near the line's far end, else near its start, on the side of the plot's centre, the text
 # hanging towards the inside, never past the plot's edges onto the ticks or the title.
@@ -30,7 +31,7 @@ class ReferenceLine:
         self.stroke = pg.InfiniteLine(
             pos=position, angle=angle, pen=pen(line.color, dashed=True, width=1.5)
         )
-        self.stroke.setZValue(1)
+        self.stroke.setZValue(STROKE_Z)
         self.end = 0  # which of LABEL_ENDS the label hangs at
         along, anchors = LABEL_ENDS[line.vertical][self.end]
         self.labelled = pg.InfiniteLine(
@@ -63,9 +64,10 @@ class ReferenceLine:
 
     def place_label(self, bounds: DataBounds, view_box: pg.ViewBox) -> None:
         """Hang the label at the end of the line where fewer of ``bounds``' points lie under
-        it: the far end unless the start is strictly freer (no flicker between equals)."""
+        it: the far end unless the start is strictly freer (the same data, the same place, on
+        screen and in an export)."""
         covered = [self._points_under(bounds, view_box, end) for end in (0, 1)]
-        end = self.end if covered[self.end] <= covered[1 - self.end] else 1 - self.end
+        end = 1 if covered[1] < covered[0] else 0
         if end != self.end:
             self.end = end
             along, self.label.anchors = LABEL_ENDS[self.vertical][end]

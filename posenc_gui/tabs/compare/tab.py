@@ -152,7 +152,9 @@ class CompareTab(Tab):
             curves, bands=bands, x_extent=(self._first_distance(p.seq_len), p.seq_len)
         )
         title = tr(TITLE)
-        if frame.per_pixel > 1:  # the curves' first pixel is a mean: below 1
+        # a linear axis's first pixel is then a mean (below 1); a log axis's first ones hold a
+        # distance each
+        if frame.per_pixel > 1 and not self._first_distance(p.seq_len):
             title += tr(" · a pixel: the mean of {0} distances").format(
                 format_number(frame.per_pixel)
             )

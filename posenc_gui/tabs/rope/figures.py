@@ -141,9 +141,9 @@ def draw_precision(tab: RopeTab, frame: RopeFrame, page: PrecisionPage) -> list[
     inexact = page.error_table[~exact]  # the scale spans these: zeros aside
     low = float(inexact.min()) if inexact.size else np.log10(ERROR_FLOOR)
     high = float(page.error_table.max())
-    # A decade at least; where exact cells share the bottom colour, the decade is added below
-    # the least error, so that the least error is never drawn as exact.
-    levels = (min(low, high - 1.0), high) if exact.any() else (low, max(high, low + 1.0))
+    # A decade at least. Exact cells take the bottom colour: then the scale starts a decade
+    # below the least error, which is never drawn in the colour of an exact cell.
+    levels = (low - 1.0, high) if exact.any() else (low, max(high, low + 1.0))
     tab.error_view.set_data(
         page.error_table,
         x_edges=page.error_col_edges,
