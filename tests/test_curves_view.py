@@ -14,6 +14,16 @@ from posenc_gui.views import Band, Curve, CurvesView, Line, Span
 from tests.text_boxes import drawn_tick_labels
 
 
+def shown_view(qtbot, width: int, height: int) -> CurvesView:
+    """A CurvesView of that size, on screen."""
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    view.resize(width, height)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
 def draw(view: CurvesView, shift: float, *, label: str = "L0") -> None:
     x = np.arange(10.0)
     view.set_curves(
@@ -122,11 +132,7 @@ def test_tick_labels_follow_the_frame(qtbot):
 def test_the_left_axis_grows_at_once_and_gives_back_room_once_quiet(qtbot):
     from posenc_gui.views.axes import SHRINK_AFTER_MS
 
-    view = CurvesView("t", "x", "y")
-    qtbot.addWidget(view)
-    view.resize(500, 300)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown_view(qtbot, 500, 300)
     axis = view.plot.getAxis("left")
     x = np.arange(10.0)
 
@@ -169,11 +175,7 @@ def light_look():
 
 def shown_log_view(qtbot, low_decade: int) -> tuple[CurvesView, QImage]:
     """A 700 × 400 view of y = 10^low_decade … 1 on a log axis over x = 0 … 999, grabbed."""
-    view = CurvesView("t", "x", "y")
-    qtbot.addWidget(view)
-    view.resize(700, 400)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown_view(qtbot, 700, 400)
     view.set_log(y=True)
     x = np.arange(1000.0)
     view.set_curves([Curve("a", x, np.logspace(low_decade, 0, len(x)))])
@@ -215,11 +217,7 @@ def test_a_log_axis_draws_its_decades_stronger_than_the_minor_lines(qtbot, light
 
 
 def test_a_reference_line_s_label_reads_above_the_curves_crossing_it(qtbot, light_look):
-    view = CurvesView("t", "x", "y")
-    qtbot.addWidget(view)
-    view.resize(600, 400)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown_view(qtbot, 600, 400)
     x = np.linspace(0.0, 100.0, 401)
     # a thick curve running up through the right end of the line, where its label hangs
     crossing = Curve("rising", x, np.clip((x - 80.0) * 0.1, 0.0, 1.0), color=1)
@@ -238,11 +236,7 @@ def test_a_reference_line_s_label_reads_above_the_curves_crossing_it(qtbot, ligh
 
 
 def test_points_lying_on_a_reference_line_are_drawn_over_its_dashes(qtbot, light_look):
-    view = CurvesView("t", "x", "y")
-    qtbot.addWidget(view)
-    view.resize(600, 400)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown_view(qtbot, 600, 400)
     x = np.arange(8.0)
     view.set_curves(
         [Curve("kept", x, np.full(8, 1.0), scatter=True, color=3), Curve("rest", x, x / 8)],
@@ -264,11 +258,7 @@ def pyqtgraph_bounds(view: CurvesView, within) -> list:
 @pytest.mark.parametrize("log", [(False, False), (False, True), (True, True)])
 @pytest.mark.parametrize("marked", [False, True], ids=["lines", "markers"])
 def test_the_range_fits_the_data_as_pyqtgraph_s_own_search_would(qtbot, log, marked):
-    view = CurvesView("t", "x", "y")
-    qtbot.addWidget(view)
-    view.resize(640, 420)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown_view(qtbot, 640, 420)
     view.set_log(x=log[0], y=log[1])
     count = 20 if marked else 400  # few points are marked: their symbols' pixels count
     x = np.linspace(1.0, 50.0, count)
@@ -303,11 +293,7 @@ def test_the_y_range_fits_the_visible_part_of_bands_and_curves(qtbot):
 
 
 def test_a_label_hangs_at_the_end_of_its_line_the_points_leave_free(qtbot, light_look):
-    view = CurvesView("t", "x", "y")
-    qtbot.addWidget(view)
-    view.resize(600, 400)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown_view(qtbot, 600, 400)
     view.set_log(y=True)
     x = np.arange(64.0)
     # a ratio per pair, as YaRN's: 1 on the left, 1/8 on the right, a ramp between
@@ -346,11 +332,7 @@ def test_a_label_hangs_at_the_end_of_its_line_the_points_leave_free(qtbot, light
 
 
 def test_a_label_moves_when_the_view_narrows_under_it(qtbot, light_look):
-    view = CurvesView("t", "x", "y")
-    qtbot.addWidget(view)
-    view.resize(1000, 400)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown_view(qtbot, 1000, 400)
     x = np.arange(100.0)
     y = np.where((x >= 60) & (x < 76), 0.7, np.where(x % 2, 0.0, 1.0))  # a crowd at 60 … 75
     view.set_curves(
@@ -371,11 +353,7 @@ def test_a_label_moves_when_the_view_narrows_under_it(qtbot, light_look):
 
 
 def test_a_curve_hidden_from_its_legend_entry_leaves_the_range(qtbot):
-    view = CurvesView("t", "x", "y")
-    qtbot.addWidget(view)
-    view.resize(640, 420)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown_view(qtbot, 640, 420)
     x = np.arange(50.0)
     view.set_curves([Curve("flat", x, np.sin(x / 5)), Curve("steep", x, x)])
     qtbot.wait(50)
@@ -389,11 +367,7 @@ def test_a_curve_hidden_from_its_legend_entry_leaves_the_range(qtbot):
 
 
 def test_a_dashed_curve_shows_over_a_solid_one_it_coincides_with(qtbot, light_look):
-    view = CurvesView("t", "x", "y")
-    qtbot.addWidget(view)
-    view.resize(600, 400)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown_view(qtbot, 600, 400)
     x = np.arange(200.0)
     y = np.cos(x / 20.0)  # drawn first, dashed; then the same values solid
     view.set_curves([Curve("RoPE q = 1", x, y, dashed=True, color=1), Curve("sin", x, y, color=0)])
