@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QTabWidget, QWidget
 
 from posenc_gui.export import export_view
 from posenc_gui.views import HeatmapView
+from posenc_gui.views.axes import SHRINK_AFTER_MS
 from posenc_gui.views.style import CYCLIC, colormap
 from tests.text_boxes import drawn_tick_labels
 
@@ -158,6 +159,8 @@ def test_a_square_heatmap_exported_at_another_shape_shows_its_image(qtbot, tmp_p
 def test_a_square_heatmap_stays_square_through_a_drag(qtbot):
     view = _shown_square(qtbot, (1400, 500))
     qtbot.waitUntil(lambda: _spans_its_data(view, 64))
+    # axes quiet: none gives back room mid-drag (a machine under load may take that long)
+    qtbot.wait(SHRINK_AFTER_MS + 100)
     boxes = []
     view.plot.vb.sigResized.connect(lambda: boxes.append(view.plot.vb.geometry().size()))
     for step in range(1, 11):  # narrower, then taller: each step's box is the image's shape

@@ -119,8 +119,10 @@ class BoundedViewBox(pg.ViewBox):
 
 def mapped(values: np.ndarray | float, on_log: bool) -> np.ndarray:
     """Data as a view places it: log10 of it on a log axis (NaN or −inf where not positive,
-    which is not drawn there)."""
-    values = np.asarray(values, dtype=float)
+    which is not drawn there), in the data's own float type (as pyqtgraph maps a curve's)."""
+    values = np.asarray(values)
+    if not np.issubdtype(values.dtype, np.floating):
+        values = values.astype(float)
     if not on_log:
         return values
     with np.errstate(divide="ignore", invalid="ignore"):
