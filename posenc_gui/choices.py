@@ -27,6 +27,7 @@ SIZE_PRESETS = ((1280, 720), (1600, 900), (1920, 1080), (2560, 1440))
 MAX_IMAGE_SIDE = 16000  # pixels, after --scale: a QImage of 16000² is 1 GB already
 DEVICES = ("cpu", "cuda", "mps")  # which of them torch can use here is known once it loads
 MAX_JSON_BYTES = 1_000_000  # a config.json or a session is a few kB: refuse anything absurd
+MAX_JSON_DEPTH = 100  # … and nests a few levels deep
 
 
 def fold_name(name: str) -> str:

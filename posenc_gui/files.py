@@ -6,13 +6,15 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Callable
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from posenc_gui.choices import MAX_JSON_BYTES
+from posenc_gui.choices import MAX_JSON_BYTES, MAX_JSON_DEPTH
 
 
 def check_writable_folder(path: str | Path) -> Path:
@@ -89,11 +91,24 @@ def parse_json(data: bytes, source: str) -> Any:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ValueError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+    if _nesting_depth(text) > MAX_JSON_DEPTH:
+        raise ValueError(
+            f"{source}: nested too deeply to be a config or a session "
+            f"(more than {MAX_JSON_DEPTH} levels)"
+        )
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(
             f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
-    except RecursionError:
-        raise ValueError(f"{source}: nested too deeply to be a config or a session") from None
+
+
+def _nesting_depth(text: str) -> int:
+    """The most arrays and objects open at once in JSON ``text`` (brackets in strings aside).
+
+    Checked before parsing: how deep the parser itself may go depends on the Python (3.11
+    raises RecursionError past ~1000 levels, 3.12 parses far deeper), and what is parsed is
+    walked again by code with its own recursion limits."""
+    brackets = re.sub(r"[^\[\]{}]+", "", re.sub(r'"(?:[^"\\]|\\.)*"', "", text))
+    return max(accumulate(1 if c in "[{" else -1 for c in brackets), default=0)

@@ -1,18 +1,22 @@
 """A tab's frames on their way: coarse first when frames are heavy, the exact one once the
 controls rest, and a sign for the views: busy with the percent done, or showing a coarse frame.
 
-Coarse, then exact: when one of the tab's last HEAVY_MEMORY exact frames at these sizes (or
-smaller ones) took longer than COARSE_AFTER_MS to compute (one control's views can be heavy
-while another's are kept), a request is first computed coarse — its views at 1/COARSE_FACTOR
-of their pixels along each axis (``encodings.window.coarsened``) — and the exact one is asked
-for once no newer change came for EXACT_AFTER_IDLE_MS: a slider being dragged gets coarse
-frames only, never an exact one it would have to abandon. A request equal to the exact one
-being computed on the same device (a control that changed none of its parameters) leaves that
-computation running.
+Coarse, then exact: a request whose frame is expected to take longer than COARSE_AFTER_MS to
+compute is first computed coarse — its views at 1/COARSE_FACTOR of their pixels along each
+axis (``encodings.window.coarsened``) — and the exact one is asked for once no newer change
+came for EXACT_AFTER_IDLE_MS: a slider being dragged gets coarse frames only, never an exact
+one it would have to abandon. The expected time is judged by the change (the parameters that
+differ from the request before: one control's views can be heavy while another's are kept):
+the longer of its last CHANGE_MEMORY exact frames at these sizes (or smaller ones); a change
+not seen yet expects the second longest of the tab's last HEAVY_MEMORY exact frames, so that
+one slow frame (a GPU's first frame at new shapes, say) makes no later change coarse. A
+request equal to the exact one being computed on the same device (a control that changed none
+of its parameters) leaves that computation running.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -32,6 +36,7 @@ COARSE_AFTER_MS = 120.0
 COARSE_FACTOR = 4
 EXACT_AFTER_IDLE_MS = 120
 HEAVY_MEMORY = 8
+CHANGE_MEMORY = 2
 
 
 class FrameRequests(QObject):
@@ -54,6 +59,9 @@ class FrameRequests(QObject):
         self._show_frame, self._sizes_now = show, sizes
         self.coarse = False  # whether the frame shown is a coarse one (the exact one follows)
         self._exact_ms: deque[float] = deque(maxlen=HEAVY_MEMORY)  # of the last exact frames
+        self._ms_by_change: dict[frozenset[str], deque[float]] = {}  # … by what changed
+        self._exact_change: frozenset[str] = frozenset()  # what the exact request changed
+        self._submitted_change: frozenset[str] = frozenset()  # … the one submitted
         self._sizes: tuple[int, ...] = ()  # … at these shared sizes
         self._warm = False  # after the first exact frame
         self._exact: Any = None  # the request whose exact frame is wanted
@@ -76,7 +84,6 @@ class FrameRequests(QObject):
         if same and self._engine.is_coming(self._channel, self._exact_id):
             return  # its frame is being computed: starting again would only lose that work
         self._exact_after.stop()
-        self._compute, self._exact = compute, request
         sizes = self._sizes_now()
         if sizes != self._sizes:
             # times at sizes no larger than these are a lower bound of theirs (a size the tab
@@ -85,9 +92,12 @@ class FrameRequests(QObject):
                 now < before for now, before in zip(sizes, self._sizes, strict=True)
             ):
                 self._exact_ms.clear()
+                self._ms_by_change.clear()
             self._sizes = sizes
+        change = changed_fields(self._exact, request)
         # the frame on screen already is this request's exact one: nothing to preview
-        heavy = max(self._exact_ms, default=0.0) > COARSE_AFTER_MS and request != self._shown
+        heavy = self._expected_ms(change) > COARSE_AFTER_MS and request != self._shown
+        self._compute, self._exact, self._exact_change = compute, request, change
         coarse = coarsened(request, COARSE_FACTOR) if heavy else request
         if coarse != request:
             self._engine.submit(self._channel, self._compute, coarse, self._show_coarse)
@@ -110,6 +120,7 @@ class FrameRequests(QObject):
         self._exact_id = self._engine.submit(
             self._channel, self._compute, self._exact, self._show_exact
         )
+        self._submitted_change = self._exact_change  # what its time will be kept by
 
     def _on_progress(self, channel: str, done: float) -> None:
         if channel == self._channel:
@@ -119,7 +130,19 @@ class FrameRequests(QObject):
         if channel == self._channel and request_id == self._exact_id:
             if self._warm:
                 self._exact_ms.append(compute_ms)
+                known = self._ms_by_change.setdefault(
+                    self._submitted_change, deque(maxlen=CHANGE_MEMORY)
+                )
+                known.append(compute_ms)
             self._warm = True  # a tab's first frame also pays for imports and warm-up
+
+    def _expected_ms(self, change: frozenset[str]) -> float:
+        """How long the exact frame of a request that changed ``change`` should take."""
+        known = self._ms_by_change.get(change)
+        if known:
+            return max(known)
+        times = sorted(self._exact_ms, reverse=True)
+        return times[min(1, len(times) - 1)] if times else 0.0
 
     def _show_coarse(self, frame: Any) -> None:
         self._engine.expect(self._channel)  # not the current frame: the exact one will be
@@ -135,3 +158,15 @@ class FrameRequests(QObject):
         self._shown = self._exact  # delivered only while current: the latest request's frame
         self._show_frame(frame)
         self.stop()
+
+
+def changed_fields(before: Any, after: Any) -> frozenset[str]:
+    """The names of the fields that differ between two requests of one dataclass (empty when
+    either is not one, or they are of different types: a change not told apart)."""
+    if type(before) is not type(after) or not dataclasses.is_dataclass(after):
+        return frozenset()
+    return frozenset(
+        field.name
+        for field in dataclasses.fields(after)
+        if getattr(before, field.name) != getattr(after, field.name)
+    )

@@ -111,3 +111,27 @@ def test_several_runs_report_the_median_of_each_figure():
         "mid-computation 20.0 ms; the seed-style redraw 250 / 250 ms, 12.5× the Absolute tab's "
         "p50."
     )
+
+
+def test_a_run_on_a_gpu_reports_its_memory_there():
+    from posenc_gui.bench.report import markdown, median_report
+
+    def report(gpu_mb: float) -> dict:
+        return {
+            "device": "cuda",
+            "machine": "x86_64, 16 CPUs, Python 3.12.3, NVIDIA H200",
+            "first_frame_s": 2.0,
+            "peak_rss_mb": 900.0,
+            "peak_gpu_mb": gpu_mb,
+            "close_ms": 20.0,
+            "command_line_s": {"--help": 0.05},
+            "seed": None,
+            "results": [row()],
+        }
+
+    merged = median_report([report(300.0), report(100.0), report(200.0)])
+    assert "peak memory 900.0 MB (meets ≤ 1024 MB), GPU memory 200 MB at most" in table(merged)
+    assert markdown(merged).splitlines()[-1] == (
+        "First frame 2.0 s after launch, peak memory 900 MB over the whole run, GPU memory "
+        "200 MB at most, `close()` mid-computation 20.0 ms."
+    )

@@ -122,3 +122,38 @@ def test_a_heavy_request_equal_to_the_exact_one_computing_leaves_it_running(qtbo
         assert calls == [coarse, request] and shown == [coarse, request]
     finally:
         engine.shutdown()
+
+
+def test_coarse_first_is_judged_by_what_changed(qtbot, monkeypatch):
+    monkeypatch.setattr(posenc_gui.frame_requests, "COARSE_AFTER_MS", 20.0)
+    engine, owner, shown = Engine("cpu"), QWidget(), []
+    qtbot.addWidget(owner)
+    requests = FrameRequests(engine, "t", shown.append, lambda: (64, 64, 64), over=owner)
+    cached: set[tuple] = set()
+
+    def cached_by_d_model(params: AbsoluteParams, _device: object) -> AbsoluteParams:
+        """Heavy when d_model (or the pixels) changed: theta's views are kept, as tabs keep
+        the views a control does not read."""
+        key = (params.d_model, params.table_rows)
+        if key not in cached:
+            cached.add(key)
+            time.sleep(0.05)
+        return params
+
+    def pixels_drawn(d_model: int, theta: float) -> list[int]:
+        first = len(shown)
+        request = AbsoluteParams(64, d_model, theta, table_rows=Window(0, 64, 40))
+        requests.submit(cached_by_d_model, request)
+        qtbot.waitUntil(lambda: not requests.is_waiting(), timeout=FRAME_TIMEOUT_MS)
+        return [frame.table_rows.pixels for frame in shown[first:]]
+
+    try:
+        assert pixels_drawn(64, 1e4) == [40]  # the first frame: warm-up, not counted
+        assert pixels_drawn(66, 1e4) == [40]  # heavy: d_model changed
+        assert pixels_drawn(66, 2e4) == [10, 40]  # a change not seen yet: the one heavy frame
+        assert pixels_drawn(66, 3e4) == [40]  # theta is known light now
+        assert pixels_drawn(66, 4e4) == [40]  # one slow frame among light ones is forgotten
+        assert pixels_drawn(68, 4e4) == [10, 40]  # d_model is known heavy
+        assert pixels_drawn(68, 5e4) == [40]
+    finally:
+        engine.shutdown()

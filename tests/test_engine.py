@@ -9,7 +9,6 @@ import torch
 from PySide6.QtCore import Qt
 
 from posenc_gui.engine import Engine, available_devices, check_device, default_device
-from posenc_gui.tabs.absolute.compute import AbsoluteParams, compute_absolute
 
 
 @pytest.fixture
@@ -133,20 +132,6 @@ def test_shutdown_stops_the_thread(qtbot):
     eng.shutdown()
     assert not eng.is_running()
     eng.shutdown()  # idempotent
-
-
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
-def test_cuda_frame_matches_cpu_frame():
-    params = AbsoluteParams(seq_len=3000, d_model=256, theta=10000.0, dimensions=(0, 7))
-    cpu = compute_absolute(params, torch.device("cpu"))
-    cuda = compute_absolute(params, torch.device("cuda"))
-    for name in ("table", "similarity", "waveforms", "by_offset", "closed_form"):
-        torch.testing.assert_close(
-            torch.from_numpy(getattr(cuda, name)),
-            torch.from_numpy(getattr(cpu, name)),
-            rtol=1e-6,
-            atol=1e-6,
-        )
 
 
 def _busy(engine, qtbot):

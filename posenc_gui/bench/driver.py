@@ -319,13 +319,29 @@ def run(
         close_ms = closing_time(window, bench)
     finally:
         window.close()  # stops the engine's thread, whatever happened (again: a no-op)
+    device = window.engine.device
     return {
-        "device": window.engine.device,
+        "device": device,
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python "
-        f"{platform.python_version()}",
+        f"{platform.python_version()}" + _gpu_name(device),
         "results": [asdict(result) for result in results],
         "seed": seed,
         "close_ms": close_ms,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "first_frame_s": round(first_frame_s, 2),
+        "peak_gpu_mb": _peak_gpu_mb(device),
     }
+
+
+def _gpu_name(device: str) -> str:
+    """ ", <the GPU's name>" on CUDA, else nothing."""
+    import torch
+
+    return f", {torch.cuda.get_device_name()}" if device == "cuda" else ""
+
+
+def _peak_gpu_mb(device: str) -> float | None:
+    """The most GPU memory the frames held at once, in MB (CUDA only; else None)."""
+    import torch
+
+    return round(torch.cuda.max_memory_allocated() / 2**20, 1) if device == "cuda" else None

@@ -75,7 +75,7 @@ def table(report: dict, *, profile: bool = False) -> str:
         f"first frame {report['first_frame_s']} s after launch "
         f"({_check(report['first_frame_s'] <= FIRST_FRAME_S)} ≤ {FIRST_FRAME_S:.0f} s) · peak "
         f"memory {report['peak_rss_mb']} MB ({_check(report['peak_rss_mb'] <= PEAK_RSS_MB)} "
-        f"≤ {PEAK_RSS_MB:.0f} MB)",
+        f"≤ {PEAK_RSS_MB:.0f} MB){_gpu_memory(report)}",
         f"close() mid-computation {report['close_ms']} ms "
         f"({_check(report['close_ms'] <= CLOSE_MS)} ≤ {CLOSE_MS:.0f} ms)",
         "command line: "
@@ -125,8 +125,8 @@ def median_report(reports: list[dict]) -> dict:
         for group in rows.values()
     ]
     merged = dict(first) | {"results": results, "runs": len(reports)}
-    for name in ("peak_rss_mb", "first_frame_s", "close_ms"):
-        merged[name] = median([report[name] for report in reports])
+    for name in ("peak_rss_mb", "first_frame_s", "close_ms", "peak_gpu_mb"):
+        merged[name] = median([report.get(name) for report in reports])
     for name in ("seed", "command_line_s"):
         if first[name] is not None:
             merged[name] = {
@@ -187,6 +187,13 @@ def _whole_run(report: dict) -> str:
     )
     return (
         f"First frame {report['first_frame_s']} s after launch, peak memory "
-        f"{report['peak_rss_mb']:.0f} MB over the whole run, `close()` mid-computation "
+        f"{report['peak_rss_mb']:.0f} MB over the whole run{_gpu_memory(report)}, `close()` "
+        "mid-computation "
         f"{report['close_ms']} ms{seed_part}."
     )
+
+
+def _gpu_memory(report: dict) -> str:
+    """ ", GPU memory N MB at most" where the frames were computed on a GPU, else nothing."""
+    peak = report.get("peak_gpu_mb")
+    return "" if peak is None else f", GPU memory {peak:.0f} MB at most"
