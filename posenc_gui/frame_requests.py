@@ -7,11 +7,11 @@ axis (``encodings.window.coarsened``) — and the exact one is asked for once no
 came for EXACT_AFTER_IDLE_MS: a slider being dragged gets coarse frames only, never an exact
 one it would have to abandon. The expected time is judged by the change (the parameters that
 differ from the request before: one control's views can be heavy while another's are kept):
-the longer of its last CHANGE_MEMORY exact frames at these sizes (or smaller ones); a change
-not seen yet expects the second longest of the tab's last HEAVY_MEMORY exact frames, so that
-one slow frame (a GPU's first frame at new shapes, say) makes no later change coarse. A
-request equal to the exact one being computed on the same device (a control that changed none
-of its parameters) leaves that computation running.
+the longer of its last CHANGE_MEMORY exact frames at these sizes, so that a light control
+stays exact beside a heavy one; a change not seen at these sizes expects the longest of the
+tab's last HEAVY_MEMORY exact frames at these sizes or smaller ones. A request equal to the
+exact one being computed on the same device (a control that changed none of its parameters)
+leaves that computation running.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ class FrameRequests(QObject):
                 now < before for now, before in zip(sizes, self._sizes, strict=True)
             ):
                 self._exact_ms.clear()
-                self._ms_by_change.clear()
+            self._ms_by_change.clear()  # a change's own times are of these sizes only
             self._sizes = sizes
         change = changed_fields(self._exact, request)
         # the frame on screen already is this request's exact one: nothing to preview
@@ -141,8 +141,7 @@ class FrameRequests(QObject):
         known = self._ms_by_change.get(change)
         if known:
             return max(known)
-        times = sorted(self._exact_ms, reverse=True)
-        return times[min(1, len(times) - 1)] if times else 0.0
+        return max(self._exact_ms, default=0.0)  # a change not seen yet: the worst of late
 
     def _show_coarse(self, frame: Any) -> None:
         self._engine.expect(self._channel)  # not the current frame: the exact one will be

@@ -126,9 +126,9 @@ def test_a_heavy_request_equal_to_the_exact_one_computing_leaves_it_running(qtbo
 
 def test_coarse_first_is_judged_by_what_changed(qtbot, monkeypatch):
     monkeypatch.setattr(posenc_gui.frame_requests, "COARSE_AFTER_MS", 20.0)
-    engine, owner, shown = Engine("cpu"), QWidget(), []
+    engine, owner, sizes, shown = Engine("cpu"), QWidget(), [(64, 64, 64)], []
     qtbot.addWidget(owner)
-    requests = FrameRequests(engine, "t", shown.append, lambda: (64, 64, 64), over=owner)
+    requests = FrameRequests(engine, "t", shown.append, lambda: sizes[0], over=owner)
     cached: set[tuple] = set()
 
     def cached_by_d_model(params: AbsoluteParams, _device: object) -> AbsoluteParams:
@@ -150,10 +150,11 @@ def test_coarse_first_is_judged_by_what_changed(qtbot, monkeypatch):
     try:
         assert pixels_drawn(64, 1e4) == [40]  # the first frame: warm-up, not counted
         assert pixels_drawn(66, 1e4) == [40]  # heavy: d_model changed
-        assert pixels_drawn(66, 2e4) == [10, 40]  # a change not seen yet: the one heavy frame
-        assert pixels_drawn(66, 3e4) == [40]  # theta is known light now
-        assert pixels_drawn(66, 4e4) == [40]  # one slow frame among light ones is forgotten
-        assert pixels_drawn(68, 4e4) == [10, 40]  # d_model is known heavy
-        assert pixels_drawn(68, 5e4) == [40]
+        assert pixels_drawn(66, 2e4) == [10, 40]  # a change not seen yet: as the slowest
+        assert pixels_drawn(66, 3e4) == [40]  # theta is known light now, beside a heavy d_model
+        assert pixels_drawn(68, 3e4) == [10, 40]  # d_model is known heavy
+        assert pixels_drawn(68, 4e4) == [40]
+        sizes[0] = (64, 64, 128)  # a size grew: how light theta is was known at smaller ones
+        assert pixels_drawn(68, 5e4) == [10, 40]
     finally:
         engine.shutdown()
