@@ -110,5 +110,7 @@ def _nesting_depth(text: str) -> int:
     Checked before parsing: how deep the parser itself may go depends on the Python (3.11
     raises RecursionError past ~1000 levels, 3.12 parses far deeper), and what is parsed is
     walked again by code with its own recursion limits."""
-    brackets = re.sub(r"[^\[\]{}]+", "", re.sub(r'"(?:[^"\\]|\\.)*"', "", text))
+    # a string runs to its closing quote, or to the end when there is none (invalid JSON then:
+    # the parser says where), so that no quote is looked at twice
+    brackets = re.sub(r"[^\[\]{}]+", "", re.sub(r'"(?:[^"\\]|\\.)*"?', "", text))
     return max(accumulate(1 if c in "[{" else -1 for c in brackets), default=0)

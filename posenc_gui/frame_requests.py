@@ -6,7 +6,8 @@ compute is first computed coarse — its views at 1/COARSE_FACTOR of their pixel
 axis (``encodings.window.coarsened``) — and the exact one is asked for once no newer change
 came for EXACT_AFTER_IDLE_MS: a slider being dragged gets coarse frames only, never an exact
 one it would have to abandon. The expected time is judged by the change (the parameters that
-differ from the request before: one control's views can be heavy while another's are kept):
+differ from the exact frame on screen: one control's views can be heavy while another's are
+kept):
 the longer of its last CHANGE_MEMORY exact frames at these sizes, so that a light control
 stays exact beside a heavy one; a change not seen at these sizes expects the longest of the
 tab's last HEAVY_MEMORY exact frames at these sizes or smaller ones. A request equal to the
@@ -60,8 +61,7 @@ class FrameRequests(QObject):
         self.coarse = False  # whether the frame shown is a coarse one (the exact one follows)
         self._exact_ms: deque[float] = deque(maxlen=HEAVY_MEMORY)  # of the last exact frames
         self._ms_by_change: dict[frozenset[str], deque[float]] = {}  # … by what changed
-        self._exact_change: frozenset[str] = frozenset()  # what the exact request changed
-        self._submitted_change: frozenset[str] = frozenset()  # … the one submitted
+        self._submitted_change: frozenset[str] = frozenset()  # what the exact request changed
         self._sizes: tuple[int, ...] = ()  # … at these shared sizes
         self._warm = False  # after the first exact frame
         self._exact: Any = None  # the request whose exact frame is wanted
@@ -94,10 +94,11 @@ class FrameRequests(QObject):
                 self._exact_ms.clear()
             self._ms_by_change.clear()  # a change's own times are of these sizes only
             self._sizes = sizes
-        change = changed_fields(self._exact, request)
+        # what the caches hold is the exact frame on screen: the change is measured from it
+        change = changed_fields(self._shown, request)
         # the frame on screen already is this request's exact one: nothing to preview
         heavy = self._expected_ms(change) > COARSE_AFTER_MS and request != self._shown
-        self._compute, self._exact, self._exact_change = compute, request, change
+        self._compute, self._exact = compute, request
         coarse = coarsened(request, COARSE_FACTOR) if heavy else request
         if coarse != request:
             self._engine.submit(self._channel, self._compute, coarse, self._show_coarse)
@@ -111,7 +112,10 @@ class FrameRequests(QObject):
         return self._busy_after.isActive() or self.busy.isVisible() or self.coarse
 
     def stop(self) -> None:
-        """No frame is coming (refused settings, a failed computation): no busy sign."""
+        """No frame is coming (refused settings, a failed computation, or the exact frame is
+        drawn): no busy sign, and no exact frame asked for after a coarse one."""
+        self._exact_after.stop()
+        self.coarse = False
         self._busy_after.stop()
         self.busy.hide()
         self.busy.setText(tr(BUSY_TEXT))
@@ -120,7 +124,7 @@ class FrameRequests(QObject):
         self._exact_id = self._engine.submit(
             self._channel, self._compute, self._exact, self._show_exact
         )
-        self._submitted_change = self._exact_change  # what its time will be kept by
+        self._submitted_change = changed_fields(self._shown, self._exact)  # its time's key
 
     def _on_progress(self, channel: str, done: float) -> None:
         if channel == self._channel:
@@ -153,7 +157,7 @@ class FrameRequests(QObject):
         self._exact_after.start()
 
     def _show_exact(self, frame: Any) -> None:
-        self.coarse = False
+        self.coarse = False  # as it is drawn
         self._shown = self._exact  # delivered only while current: the latest request's frame
         self._show_frame(frame)
         self.stop()

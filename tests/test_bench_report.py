@@ -130,8 +130,8 @@ def test_a_run_on_a_gpu_reports_its_memory_there():
         }
 
     merged = median_report([report(300.0), report(100.0), report(200.0)])
-    assert "peak memory 900.0 MB (meets ≤ 1024 MB), GPU memory 200 MB at most" in table(merged)
+    assert "peak memory 900.0 MB (meets ≤ 1024 MB), GPU tensors 200 MB at most" in table(merged)
     assert markdown(merged).splitlines()[-1] == (
-        "First frame 2.0 s after launch, peak memory 900 MB over the whole run, GPU memory "
+        "First frame 2.0 s after launch, peak memory 900 MB over the whole run, GPU tensors "
         "200 MB at most, `close()` mid-computation 20.0 ms."
     )

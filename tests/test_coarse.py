@@ -158,3 +158,20 @@ def test_coarse_first_is_judged_by_what_changed(qtbot, monkeypatch):
         assert pixels_drawn(68, 5e4) == [10, 40]
     finally:
         engine.shutdown()
+
+
+def test_no_exact_frame_follows_a_coarse_one_once_none_is_coming(qtbot, monkeypatch):
+    monkeypatch.setattr(posenc_gui.frame_requests, "COARSE_AFTER_MS", -1.0)  # every one heavy
+    engine, owner, shown = Engine("cpu"), QWidget(), []
+    qtbot.addWidget(owner)
+    requests = FrameRequests(engine, "t", shown.append, lambda: (64, 64, 64), over=owner)
+    try:
+        request = AbsoluteParams(64, 64, 1e4, table_rows=Window(0, 64, 40))
+        requests.submit(lambda params, _device: params, request)
+        qtbot.waitUntil(lambda: requests.coarse, timeout=FRAME_TIMEOUT_MS)
+        requests.stop()  # the settings were refused, say, before the controls rested
+        qtbot.wait(3 * posenc_gui.frame_requests.EXACT_AFTER_IDLE_MS)
+        assert shown == [coarsened(request, posenc_gui.frame_requests.COARSE_FACTOR)]
+        assert not requests.coarse and not requests.is_waiting() and requests.busy.isHidden()
+    finally:
+        engine.shutdown()

@@ -302,6 +302,9 @@ def test_deep_json_is_refused_with_a_message_on_every_python():
     for _ in range(100):
         deepest = deepest["a"]
     assert deepest == 1
+    # a string left open is invalid JSON, found as fast as a valid file is read
+    with pytest.raises(ValueError, match="not valid JSON"):
+        parse_json(b'["' + b'\\"[' * 300_000, "config.json")
     # brackets inside strings open nothing
     assert parse_json(b'{"a": "\\"' + b"[{" * 300 + b'\\\\", "b": [1]}', "x") == {
         "a": '"' + "[{" * 300 + "\\",

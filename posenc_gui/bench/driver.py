@@ -341,7 +341,7 @@ def _gpu_name(device: str) -> str:
 
 
 def _peak_gpu_mb(device: str) -> float | None:
-    """The most GPU memory the frames held at once, in MB (CUDA only; else None)."""
+    """The most GPU memory the frames' tensors held at once, in MB (CUDA only; else None)."""
     import torch
 
     return round(torch.cuda.max_memory_allocated() / 2**20, 1) if device == "cuda" else None

@@ -194,6 +194,7 @@ def _whole_run(report: dict) -> str:
 
 
 def _gpu_memory(report: dict) -> str:
-    """ ", GPU memory N MB at most" where the frames were computed on a GPU, else nothing."""
+    """The whole-run lines' GPU figure where the frames were computed on a GPU (the CUDA
+    context and torch's cache of freed blocks come on top), else nothing."""
     peak = report.get("peak_gpu_mb")
-    return "" if peak is None else f", GPU memory {peak:.0f} MB at most"
+    return "" if peak is None else f", GPU tensors {peak:.0f} MB at most"
