@@ -120,6 +120,12 @@ class FrameRequests(QObject):
         self.busy.hide()
         self.busy.setText(tr(BUSY_TEXT))
 
+    def abandon(self) -> None:
+        """The controls do not fit together: no frame is coming, and one being computed (of
+        the settings before) is not drawn."""
+        self._engine.expect(self._channel)
+        self.stop()
+
     def _submit_exact(self) -> None:
         self._exact_id = self._engine.submit(
             self._channel, self._compute, self._exact, self._show_exact

@@ -342,7 +342,7 @@ class Tab(QWidget):
         try:
             request = self.request()
         except ValueError as exc:
-            self.frame_requests.stop()  # no frame is coming
+            self.frame_requests.abandon()
             self.note("inputs", str(exc))
             self.mark_stale(str(exc))
             self.refused.emit(str(exc))

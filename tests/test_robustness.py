@@ -10,6 +10,7 @@ import resource
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ from posenc_gui.controls import IntControl, LogControl
 from posenc_gui.engine import Engine
 from posenc_gui.engine import engine as engine_module
 from posenc_gui.files import parse_json, read_file, write_atomic
+from tests.conftest import FRAME_TIMEOUT_MS
 from tests.test_app import run_in_process
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,6 +81,34 @@ def test_refused_settings_mark_the_frame_on_screen_as_not_current(window, drive)
     assert tab.stale.text().startswith("not current: longrope needs short_factor")
     drive(window, lambda: tab.method.setCurrentIndex(tab.method.findData("yarn")), "extension")
     assert not tab.stale.isVisibleTo(tab)
+
+
+def test_a_frame_computing_when_settings_are_refused_is_not_drawn(
+    window, drive, qtbot, monkeypatch
+):
+    tab = window.tab("extension")
+    drive(window, lambda: window.tabs.setCurrentWidget(tab), "extension")
+    before = tab.frame
+    gate, started = threading.Event(), threading.Event()
+    compute = type(tab).compute
+
+    def held(params, device):
+        started.set()
+        assert gate.wait(10)
+        return compute(params, device)
+
+    monkeypatch.setattr(type(tab), "compute", staticmethod(held))
+    tab.method.setCurrentIndex(tab.method.findData("linear"))  # computing while the gate holds
+    qtbot.waitUntil(started.is_set, timeout=FRAME_TIMEOUT_MS)
+    tab.method.setCurrentIndex(tab.method.findData("longrope"))  # no factor lists: refused
+    gate.set()
+    qtbot.wait(300)  # time for the held frame to arrive, were it drawn
+    assert tab.frame is before  # the frame on screen is not one of settings since changed
+    assert tab.stale.isVisibleTo(tab)
+    assert tab.stale.text().startswith("not current: longrope needs short_factor")
+    monkeypatch.undo()
+    drive(window, lambda: tab.method.setCurrentIndex(tab.method.findData("yarn")), "extension")
+    assert tab.frame.params.scaling.method == "yarn" and not tab.stale.isVisibleTo(tab)
 
 
 def test_a_drawing_fault_is_reported_and_the_next_frame_draws(qtbot):
