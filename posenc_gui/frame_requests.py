@@ -7,12 +7,11 @@ axis (``encodings.window.coarsened``) — and the exact one is asked for once no
 came for EXACT_AFTER_IDLE_MS: a slider being dragged gets coarse frames only, never an exact
 one it would have to abandon. The expected time is judged by the change (the parameters that
 differ from the exact frame on screen: one control's views can be heavy while another's are
-kept):
-the longer of its last CHANGE_MEMORY exact frames at these sizes, so that a light control
-stays exact beside a heavy one; a change not seen at these sizes expects the longest of the
-tab's last HEAVY_MEMORY exact frames at these sizes or smaller ones. A request equal to the
-exact one being computed on the same device (a control that changed none of its parameters)
-leaves that computation running.
+kept): the longer of its last CHANGE_MEMORY exact frames at these sizes, so that a light
+control stays exact beside a heavy one; a change not seen at these sizes expects the longest
+of the tab's last HEAVY_MEMORY exact frames at these sizes or smaller ones. A request equal to
+the exact one being computed on the same device (a control that changed none of its
+parameters) leaves that computation running.
 """
 
 from __future__ import annotations
