@@ -9,8 +9,11 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QGraphicsView
 
 from posenc_gui.views import Band, Curve, CurvesView, Line, Span
+from posenc_gui.views.deferred import settle
+from tests.paint_count import PaintCount
 from tests.text_boxes import drawn_tick_labels
 
 
@@ -147,6 +150,22 @@ def test_the_left_axis_grows_at_once_and_gives_back_room_once_quiet(qtbot):
     assert drawn_width(x) == wide  # labels narrower again: the room is kept while it moves
     qtbot.waitUntil(lambda: axis.width() < wide, timeout=SHRINK_AFTER_MS + 1000)
     assert axis.width() <= narrow  # then given back
+
+
+def test_wider_tick_labels_widen_the_axis_before_the_view_paints(qtbot):
+    view = shown_view(qtbot, 500, 300)
+    axis = view.plot.getAxis("left")
+    x = np.arange(10.0)
+    view.set_curves([Curve("a", x, x)])  # labels 0, 2, 4 …
+    qtbot.wait(100)
+    narrow = axis.width()
+    count = PaintCount()
+    QGraphicsView.viewport(view).installEventFilter(count)  # the view's own `viewport` is another
+    view.set_curves([Curve("a", x, 1 + x * 1e-6)])  # labels 1.000002 …
+    settle([view])  # what a tab does after drawing a frame
+    assert axis.width() > narrow + 10  # laid out for the new labels before any paint
+    qtbot.wait(150)
+    assert count.paints == 1  # not painted, re-laid out for its labels, then painted again
 
 
 def test_markers_are_rendered_once_however_many_frames_are_drawn(qtbot):

@@ -56,20 +56,60 @@ def test_a_request_equal_to_the_one_coming_leaves_it_running(qtbot, engine, monk
     with qtbot.waitSignal(engine.frame_drawn, check_params_cb=lambda ch, rid, ms: rid == first):
         gate.set()
     assert computed == [("same", "cpu")] and drawn == ["same"]
-    again = engine.submit("ch", compute, "same", drawn.append)  # drawn: asked again, computed
-    assert again != first
-    qtbot.waitUntil(lambda: drawn == ["same", "same"])
     # another device from the next request on: the same request is computed there
     monkeypatch.setattr("posenc_gui.engine.engine.check_device", lambda name: name)
     gate.clear()
-    coming = engine.submit("ch", compute, "same", drawn.append)
-    qtbot.waitUntil(lambda: len(computed) == 3)
+    coming = engine.submit("ch", compute, "other", drawn.append)
+    qtbot.waitUntil(lambda: len(computed) == 2)
     engine.set_device("meta")
-    moved = engine.submit("ch", compute, "same", drawn.append)
+    moved = engine.submit("ch", compute, "other", drawn.append)
     assert moved != coming and not engine.is_coming("ch", coming)
     with qtbot.waitSignal(engine.frame_drawn, check_params_cb=lambda ch, rid, ms: rid == moved):
         gate.set()
-    assert computed[-1] == ("same", "meta")
+    assert computed[-1] == ("other", "meta")
+
+
+def test_the_frame_drawn_last_asked_for_again_is_drawn_again_not_computed(
+    qtbot, engine, monkeypatch
+):
+    computed, drawn = [], []
+
+    def compute(params, device):
+        computed.append((params, str(device)))
+        return params
+
+    def draw(channel: str, params: str) -> int:
+        request_id = engine.submit(channel, compute, params, drawn.append)
+        with qtbot.waitSignal(
+            engine.frame_drawn, check_params_cb=lambda ch, rid, ms: rid == request_id
+        ):
+            pass
+        return request_id
+
+    first = draw("ch", "a")
+    again = draw("ch", "a")  # a view's window moved and came back, say
+    assert again != first and engine.is_current("ch", again)
+    assert computed == [("a", "cpu")] and drawn == ["a", "a"]
+    draw("other", "a")  # another channel's frame is its own
+    draw("ch", "b")
+    draw("ch", "a")  # no longer the frame drawn last: computed
+    assert computed == [("a", "cpu"), ("a", "cpu"), ("b", "cpu"), ("a", "cpu")]
+    monkeypatch.setattr("posenc_gui.engine.engine.check_device", lambda name: name)
+    engine.set_device("meta")
+    draw("ch", "a")  # drawn last, but computed on another device
+    assert computed[-1] == ("a", "meta") and len(computed) == 5
+
+
+def test_a_computation_no_longer_wanted_stops_at_its_next_checkpoint(qtbot, engine):
+    chunks, started, drawn = [], threading.Event(), []
+    engine.submit("tab", _slow(chunks, started), "refused now", drawn.append)
+    assert started.wait(5)
+    engine.expect("tab")  # the settings were refused, say: no frame of it is wanted
+    qtbot.waitUntil(lambda: not engine.is_coming("tab"), timeout=5000)
+    qtbot.wait(100)
+    stopped_at = len(chunks)
+    qtbot.wait(100)
+    assert len(chunks) == stopped_at < 30 and drawn == []  # 500 chunks of 10 ms otherwise
 
 
 def test_channels_do_not_replace_each_other(qtbot, engine):

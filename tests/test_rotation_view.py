@@ -4,22 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEvent, QObject
 
 from posenc_gui.views.deferred import settle
 from posenc_gui.views.rotation import RotationPanel, RotationView
+from tests.paint_count import PaintCount
 
 TRAIL = np.array([[1.0, 0.0], [0.6, 0.8]])
-
-
-class PaintCount(QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.paints = 0
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        self.paints += event.type() == QEvent.Type.Paint
-        return False
 
 
 def panels(theta: float) -> list[RotationPanel]:

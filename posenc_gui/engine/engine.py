@@ -22,6 +22,7 @@ destroyed on the worker.
 from __future__ import annotations
 
 import atexit
+import functools
 import threading
 import time
 import weakref
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch
-from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
 
 from posenc_gui.cancel import Superseded, running
 from posenc_gui.engine.collect import collect_garbage_on_this_thread
@@ -59,6 +60,7 @@ class _PendingRequests:
     def __init__(self) -> None:
         self._ready = threading.Condition()
         self._waiting: dict[str, Request] = {}
+        self._withdrawn: set[str] = set()  # channels whose running request is not wanted
         self._preferred: str | None = None
         self.stopped = False
 
@@ -69,6 +71,7 @@ class _PendingRequests:
                 return
             self._waiting.pop(request.channel, None)
             self._waiting[request.channel] = request
+            self._withdrawn.discard(request.channel)  # the running one is replaced anyway
             self._ready.notify()
 
     def prefer(self, channel: str | None) -> None:
@@ -86,13 +89,24 @@ class _PendingRequests:
             channel = self._preferred
             if channel not in self._waiting:
                 channel = next(reversed(self._waiting))  # the newest: what was just asked for
+            self._withdrawn.discard(channel)
             return self._waiting.pop(channel)
+
+    def withdraw(self, channel: str) -> None:
+        """Drop ``channel``'s waiting request; its running one stops at its next checkpoint."""
+        with self._ready:
+            self._waiting.pop(channel, None)
+            self._withdrawn.add(channel)
 
     def replaced(self, request: Request) -> bool:
         """Whether ``request`` is no longer worth finishing: a newer one of its channel waits,
-        or the engine stopped."""
+        it was withdrawn, or the engine stopped."""
         with self._ready:
-            return self.stopped or request.channel in self._waiting
+            return (
+                self.stopped
+                or request.channel in self._waiting
+                or request.channel in self._withdrawn
+            )
 
     def unless_stopped(self, send: Callable[..., object], *args: object) -> None:
         """``send(*args)`` unless stopped (atomically: ``stop`` cannot come in between)."""
@@ -181,6 +195,10 @@ class _Worker(QObject):
             release_freed_memory()
 
 
+def _same_computation(one: Request, other: Request) -> bool:
+    return (one.compute, one.params, one.device) == (other.compute, other.params, other.device)
+
+
 class Engine(QObject):
     """Runs tab computations on one worker thread; lives in the GUI thread."""
 
@@ -196,6 +214,8 @@ class Engine(QObject):
         self._latest: dict[str, int] = {}
         self._coming: dict[str, Request] = {}  # the latest request, until it is delivered
         self._on_frame: dict[str, Callable[[Any], None]] = {}  # draws the latest request's
+        # the last frame drawn: request, result, compute ms (asked for again, drawn again)
+        self._drawn: dict[str, tuple[Request, Any, float]] = {}
         self._next_id = 0
         collect_garbage_on_this_thread()
         self._worker = _Worker(self._pending)
@@ -222,8 +242,10 @@ class Engine(QObject):
         self, channel: str, compute: Compute, params: Any, on_frame: Callable[[Any], None]
     ) -> int:
         """Ask for ``compute(params, device)``; returns the request id (the one already coming
-        when it is the same request). Never blocks."""
-        if self.is_coming(channel) and self._on_frame[channel] == on_frame:
+        when it is the same request). The frame drawn last, asked for again (a view's window
+        that moved and came back), is drawn again without computing it. Never blocks."""
+        same = self._on_frame.get(channel) == on_frame
+        if same and self.is_coming(channel):
             coming = self._coming[channel]
             if (coming.compute, coming.params) == (compute, params):
                 return coming.id
@@ -232,7 +254,13 @@ class Engine(QObject):
         self._latest[channel] = request.id
         self._coming[channel] = request
         self._on_frame[channel] = on_frame
-        self._pending.put(request)
+        drawn = self._drawn.get(channel)
+        if same and drawn and _same_computation(drawn[0], request):
+            self._pending.withdraw(channel)  # what is computed for it now is not wanted
+            again = functools.partial(self._deliver, request, *drawn[1:], "", False)
+            QTimer.singleShot(0, self, again)  # after the drawing under way, as a frame would
+        else:
+            self._pending.put(request)
         return request.id
 
     def is_coming(self, channel: str, request_id: int | None = None) -> bool:
@@ -248,10 +276,12 @@ class Engine(QObject):
 
     def expect(self, channel: str) -> None:
         """Say a later request of ``channel`` will follow (the exact frame after a coarse one):
-        from now on no frame of it is current until that request's."""
+        from now on no frame of it is current until that request's, and one being computed
+        stops at its next checkpoint."""
         self._next_id += 1
         self._latest[channel] = self._next_id
         self._coming.pop(channel, None)
+        self._pending.withdraw(channel)
 
     def prefer(self, channel: str | None) -> None:
         """Compute ``channel``'s request (the visible tab's) before any other waiting one."""
@@ -275,7 +305,7 @@ class Engine(QObject):
     ) -> None:
         if self._pending.stopped or not self.is_current(request.channel, request.id):
             return  # a newer request for this channel exists: never draw a stale frame
-        self._coming.pop(request.channel, None)  # delivered: asked for again, it is computed again
+        self._coming.pop(request.channel, None)  # delivered
         if error:  # the last good frame stays on screen
             if out_of_memory and request.device != "cpu":
                 error += f" — out of memory on {request.device}: computing on the CPU now"
@@ -289,6 +319,7 @@ class Engine(QObject):
         except Exception as exc:  # a drawing fault must not stop the frames that follow
             self.failed.emit(request.channel, f"drawing failed: {type(exc).__name__}: {exc}")
             return
+        self._drawn[request.channel] = (request, result, compute_ms)
         self.frame_drawn.emit(request.channel, request.id, compute_ms)
 
     def shutdown(self, wait_s: float | None = 0.15) -> None:
@@ -296,6 +327,7 @@ class Engine(QObject):
         it ends) for a running computation: one still running finishes on its thread, and is
         never drawn."""
         self._pending.stop()
+        self._drawn.clear()
         self._worker.serving.join(wait_s)
         # results posted before the stop and not yet delivered: freed now, while Python runs
         QCoreApplication.removePostedEvents(self)

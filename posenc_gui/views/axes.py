@@ -9,7 +9,7 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
 
 from posenc_gui.views.style import current_look, pre_blended, set_title, tick_font, wrap_title
 
@@ -48,6 +48,19 @@ class CompactAxis(pg.AxisItem):
             self._set_room(x)
         elif x < self._room() - ROOM_SLACK_PX:
             self._shrink.start()
+
+    def prepare_labels(self) -> None:
+        """Lay out the tick labels now, as the next paint would (pyqtgraph keeps the result
+        for it): labels that need more room widen the axis before the view paints, so the
+        layout changes once, not after a paint that a second one then replaces."""
+        if self.picture is not None or not self.isVisible():
+            return
+        scratch = QImage(1, 1, QImage.Format.Format_ARGB32_Premultiplied)  # kept while painted
+        painter = QPainter(scratch)
+        try:
+            self.paint(painter, None, None)
+        finally:
+            painter.end()
 
     def _give_back_room(self) -> None:
         if self._needed < self._room() - ROOM_SLACK_PX:

@@ -16,6 +16,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtGui import QShowEvent
 
+from posenc_gui.views.axes import CompactAxis, fit_height
+
 P = ParamSpec("P")
 V = TypeVar("V", bound="DeferredDrawing")
 LAYOUT_PASSES = 3  # nested grids: a plot's, the layout holding it, the page's
@@ -60,16 +62,21 @@ def settle(views: Iterable[object]) -> None:
     """Let each shown view fit its ranges and lay itself out now, before its paint. Ranges
     fitted while a view paints (auto-range, labels following the new range) and sizes a frame
     changed (a title's text, tick labels' widths) laid out after it painted both make it paint
-    twice."""
+    twice; so tick labels are laid out here, then the sizes, then the ranges of resized views."""
     shown = [view for view in views if isinstance(view, pg.GraphicsView) and view.isVisible()]
     for view in shown:
         view.scene().prepareForPaint()
+    for view in shown:  # tick labels of the fitted ranges: room they need, before the layout
+        for item in view.scene().items():
+            if isinstance(item, CompactAxis):
+                item.prepare_labels()
     # The layout requests a frame posted: a plot's own grid first, then the grid holding the
     # plot if that changed its size (Qt leaves requests posted meanwhile for the next pass).
     for _ in range(LAYOUT_PASSES):
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
     for view in shown:
         view.scene().prepareForPaint()  # the ranges of views the layout resized
+        fit_height(view, view.centralWidget)  # the height its texts need now (wider axes)
 
 
 def _pending(view: object) -> dict[str, Callable[[], Any]]:
