@@ -266,13 +266,13 @@ def test_only_the_pages_asked_for_are_computed():
 
 def test_a_new_seed_draws_new_scores_but_keeps_the_sinusoidal_vectors(monkeypatch):
     encoded: list[int] = []
-    encode = sinusoidal.encode
+    mean_table = sinusoidal.mean_table
 
     def counted(*args, **kwargs) -> torch.Tensor:
         encoded.append(len(args[0]))
-        return encode(*args, **kwargs)
+        return mean_table(*args, **kwargs)
 
-    monkeypatch.setattr(sinusoidal, "encode", counted)
+    monkeypatch.setattr(sinusoidal, "mean_table", counted)
     scores = [
         compute_relative(
             RelativeParams(48, 72, 1e4, scheme="sinusoidal", seed=seed, pages=("scores",)),
@@ -283,3 +283,19 @@ def test_a_new_seed_draws_new_scores_but_keeps_the_sinusoidal_vectors(monkeypatc
     assert encoded == [2 * 48 - 1]  # the relative table once, for both seeds
     assert not np.allclose(scores[0].content, scores[1].content)  # new q and k
     assert not np.allclose(scores[0].bias, scores[1].bias)  # q_i·PE(j − i) with the new q
+
+
+def test_the_sinusoidal_score_bias_is_q_dot_the_encoding_of_the_distance():
+    """bias[i, j] = q_i·PE(j − i) / √d and total = q_i·k_j / √d + bias, against float64 closed
+    forms from the same seeded q and k (float32 arrays: within 1e-5)."""
+    window, d_model, theta, seed = 40, 4096, 5e5, 3
+    scores = compute_relative(
+        RelativeParams(window, d_model, theta, scheme="sinusoidal", seed=seed, pages=("scores",)),
+        torch.device("cpu"),
+    ).scores
+    q, k = torch.randn(2, window, d_model, generator=torch.Generator().manual_seed(seed)).double()
+    i, j = torch.meshgrid(torch.arange(window), torch.arange(window), indexing="ij")
+    pe = sinusoidal.encode((j - i).reshape(-1), d_model, theta, dtype=torch.float64)
+    bias = (q[i.reshape(-1)] * pe).sum(-1).reshape(window, window) / d_model**0.5
+    np.testing.assert_allclose(scores.bias, bias.numpy(), atol=1e-5)
+    np.testing.assert_allclose(scores.total, (q @ k.T / d_model**0.5 + bias).numpy(), atol=1e-5)

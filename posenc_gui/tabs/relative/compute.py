@@ -116,8 +116,12 @@ def _random_queries_keys(seed: int, window: int, d_model: int) -> torch.Tensor:
 
 @functools.lru_cache(maxsize=2)
 def _relative_vectors(window: int, d_model: int, theta: float) -> torch.Tensor:
-    """``PE(r)`` for r = −(W−1) … W−1, ``[2W−1, d_model]`` (kept: a new seed draws new q only)."""
-    return sinusoidal.encode(torch.arange(-(window - 1), window), d_model, theta)
+    """``PE(r)`` for r = −(W−1) … W−1, float32 ``[2W−1, d_model]`` (kept: a new seed draws
+    new q only): the table's runs of one position, phases reduced mod 2π in float64 before
+    float32's sine and cosine (within 1e-6 of float64; half the time of float64 ones)."""
+    distances = torch.arange(-(window - 1), window)
+    ones = torch.ones_like(distances)
+    return sinusoidal.mean_table(distances, ones, d_model, theta, dtype=torch.float32)
 
 
 def _scheme_bias(p: RelativeParams, q: torch.Tensor, window: int) -> torch.Tensor:
