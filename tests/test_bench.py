@@ -95,3 +95,12 @@ def test_repeated_runs_print_the_median_table_in_markdown():
     assert lines[0].startswith("| tab · page | 512 · 512 · 128 |")
     assert len(lines) == 5 and lines[2].startswith("| absolute · all | ")
     assert lines[3] == "" and lines[4].startswith("First frame ") and "peak memory" in lines[4]
+
+
+def test_the_machine_line_says_when_python_writes_no_bytecode(monkeypatch):
+    from posenc_gui.bench.driver import machine
+
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    assert machine("cpu").endswith(", no bytecode written")  # each launch compiles: slower
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    assert "bytecode" not in machine("cpu") and f"{os.cpu_count()} CPUs" in machine("cpu")

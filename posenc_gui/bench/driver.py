@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import platform
 import resource
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -322,8 +323,7 @@ def run(
     device = window.engine.device
     return {
         "device": device,
-        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python "
-        f"{platform.python_version()}" + _gpu_name(device),
+        "machine": machine(device),
         "results": [asdict(result) for result in results],
         "seed": seed,
         "close_ms": close_ms,
@@ -331,6 +331,18 @@ def run(
         "first_frame_s": round(first_frame_s, 2),
         "peak_gpu_mb": _peak_gpu_mb(device),
     }
+
+
+def machine(device: str) -> str:
+    """What ran the benchmark: CPUs, Python, the GPU on CUDA, and whether Python writes no
+    bytecode (PYTHONDONTWRITEBYTECODE: each launch then compiles the modules it has none of,
+    which the first frame pays for)."""
+    no_bytecode = ", no bytecode written" if sys.dont_write_bytecode else ""
+    return (
+        f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+        + _gpu_name(device)
+        + no_bytecode
+    )
 
 
 def _gpu_name(device: str) -> str:
