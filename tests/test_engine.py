@@ -91,13 +91,17 @@ def test_the_frame_drawn_last_asked_for_again_is_drawn_again_not_computed(
     assert again != first and engine.is_current("ch", again)
     assert computed == [("a", "cpu")] and drawn == ["a", "a"]
     draw("other", "a")  # another channel's frame is its own
+    elsewhere: list[str] = []
+    request_id = engine.submit("ch", compute, "a", elsewhere.append)  # drawn by another drawer
+    qtbot.waitUntil(lambda: elsewhere == ["a"])
+    assert engine.is_current("ch", request_id) and computed == [("a", "cpu")] * 3
     draw("ch", "b")
     draw("ch", "a")  # no longer the frame drawn last: computed
-    assert computed == [("a", "cpu"), ("a", "cpu"), ("b", "cpu"), ("a", "cpu")]
+    assert computed == [("a", "cpu")] * 3 + [("b", "cpu"), ("a", "cpu")]
     monkeypatch.setattr("posenc_gui.engine.engine.check_device", lambda name: name)
     engine.set_device("meta")
     draw("ch", "a")  # drawn last, but computed on another device
-    assert computed[-1] == ("a", "meta") and len(computed) == 5
+    assert computed[-1] == ("a", "meta") and len(computed) == 6
 
 
 def test_a_computation_no_longer_wanted_stops_at_its_next_checkpoint(qtbot, engine):

@@ -214,8 +214,9 @@ class Engine(QObject):
         self._latest: dict[str, int] = {}
         self._coming: dict[str, Request] = {}  # the latest request, until it is delivered
         self._on_frame: dict[str, Callable[[Any], None]] = {}  # draws the latest request's
-        # the last frame drawn: request, result, compute ms (asked for again, drawn again)
-        self._drawn: dict[str, tuple[Request, Any, float]] = {}
+        # the last frame drawn: request, what drew it, result, compute ms (asked for again with
+        # the same drawer, drawn again)
+        self._drawn: dict[str, tuple[Request, Callable[[Any], None], Any, float]] = {}
         self._next_id = 0
         collect_garbage_on_this_thread()
         self._worker = _Worker(self._pending)
@@ -255,9 +256,9 @@ class Engine(QObject):
         self._coming[channel] = request
         self._on_frame[channel] = on_frame
         drawn = self._drawn.get(channel)
-        if same and drawn and _same_computation(drawn[0], request):
+        if drawn and drawn[1] == on_frame and _same_computation(drawn[0], request):
             self._pending.withdraw(channel)  # what is computed for it now is not wanted
-            again = functools.partial(self._deliver, request, *drawn[1:], "", False)
+            again = functools.partial(self._deliver, request, *drawn[2:], "", False)
             QTimer.singleShot(0, self, again)  # after the drawing under way, as a frame would
         else:
             self._pending.put(request)
@@ -314,12 +315,13 @@ class Engine(QObject):
             else:
                 self.failed.emit(request.channel, error)
             return
+        draw = self._on_frame[request.channel]
         try:
-            self._on_frame[request.channel](result)
+            draw(result)
         except Exception as exc:  # a drawing fault must not stop the frames that follow
             self.failed.emit(request.channel, f"drawing failed: {type(exc).__name__}: {exc}")
             return
-        self._drawn[request.channel] = (request, result, compute_ms)
+        self._drawn[request.channel] = (request, draw, result, compute_ms)
         self.frame_drawn.emit(request.channel, request.id, compute_ms)
 
     def shutdown(self, wait_s: float | None = 0.15) -> None:
