@@ -39,6 +39,8 @@ from posenc_gui.tabspec import TabSpec
 from posenc_gui.views.deferred import settle
 from posenc_gui.views.style import current_look
 
+CONTROLS_WIDTH = 360  # px of the controls' column, wider where its rows need it
+
 
 @dataclass(frozen=True)
 class TabContext:
@@ -127,11 +129,11 @@ class Tab(QWidget):
         self.message.setStyleSheet(f"color: {current_look().error_colour};")
         column = QWidget()
         column.setLayout(self.controls)
-        scroll = QScrollArea()
+        scroll = self._controls_area = QScrollArea(objectName="controls")
         scroll.setWidget(column)
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setFixedWidth(360)
+        scroll.setFixedWidth(CONTROLS_WIDTH)
         self.views = QGridLayout()
         self.pages: QTabWidget | None = None
         # Shown while what the views show is not what the controls say.
@@ -197,9 +199,17 @@ class Tab(QWidget):
                 self._conditional.append((widget, applies))
 
     def update_controls(self) -> None:
-        """Show the rows that apply now, hide the others."""
+        """Show the rows that apply now, hide the others; the column as wide as they need."""
         for widget, applies in self._conditional:
             self.controls.setRowVisible(widget, applies())
+        self._fit_controls_width()
+
+    def _fit_controls_width(self) -> None:
+        """Widen the controls' column to its widest row (larger fonts, longer labels): no field
+        is cut. Never narrowed again: a row shown for a moment moves the views once."""
+        area, rows = self._controls_area, self.controls.totalMinimumSize().width()
+        need = rows + area.verticalScrollBar().sizeHint().width() + 2 * area.frameWidth()
+        area.setFixedWidth(max(need, area.maximumWidth()))
 
     def add_view(
         self, name: str, view: QWidget, row: int, col: int, *, shown_in: QWidget | None = None

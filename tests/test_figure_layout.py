@@ -179,3 +179,25 @@ def test_the_comparison_keeps_a_readable_plot_and_whole_names(sized_window, qtbo
     for column in range(tab.table.columnCount()):  # every encoding's name whole
         needed = columns.sectionSizeFromContents(column).width()
         assert columns.sectionSize(column) >= needed, tab.table.horizontalHeaderItem(column).text()
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_no_control_is_cut_by_the_controls_column(sized_window, qtbot, language):
+    from posenc_gui import i18n
+
+    i18n.set_language(language)  # set back to English after the test (conftest)
+    window = sized_window(SIZES[0], presentation=True)  # the largest fonts
+    qtbot.wait(100)
+    problems = []
+    for index in range(window.tabs.count()):
+        tab = window.tab_at(index)
+        window.tabs.setCurrentIndex(index)
+        for page in tab.page_names() or [""]:
+            if page:
+                tab.show_page(page)
+            qtbot.wait(20)
+            area = tab.findChild(QScrollArea, "controls")
+            need, room = area.widget().minimumSizeHint().width(), area.viewport().width()
+            if need > room:
+                problems.append(f"{tab.name}/{page}: the controls need {need} px, get {room}")
+    assert not problems, "\n".join(problems)
