@@ -11,7 +11,11 @@
   neighbouring cells. Each cell is made a block of pixels at least as large as it is drawn, so
   smoothing can only soften its outermost pixel.
 
-Text keeps its transforms (it renders the same everywhere).
+- Text. Latin, Greek and digits stay text (editable, searchable); their font list ends with the
+  CSS generic ``sans-serif`` so a browser that knows none of Qt's families does not fall back
+  to its serif default. A text run with characters from U+2E80 on (Chinese: 我爱你，中国。)
+  becomes the outline of the glyphs Qt drew it with, since a viewer without a CJK font (librsvg
+  on a bare Linux) draws such text as empty boxes; its string stays in ``aria-label``.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 
 from PySide6.QtCore import QBuffer, QIODevice, Qt
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QFont, QImage, QPainterPath
 
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
@@ -33,6 +37,9 @@ _PATH_TOKEN = re.compile(r"[A-Za-z]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _ABSOLUTE_COMMANDS = set("MLCZ")  # all QSvgGenerator writes in path data
 _PNG_DATA = "data:image/png;base64,"
 MAX_IMAGE_PIXELS = 16_000_000  # an enlarged image stays under this (64 MB while encoded)
+FIRST_OUTLINED = 0x2E80  # CJK radicals onward: glyphs a viewer's default fonts may lack
+OUTLINE_PIXELS = 1000  # glyphs are outlined at this size, then scaled (no hinting left)
+GENERIC_FAMILY = "sans-serif"
 
 Matrix = tuple[float, float, float, float, float, float]  # SVG's a, b, c, d, e, f
 Point = Callable[[float, float], tuple[float, float]]
@@ -168,9 +175,68 @@ def _sharpen(group: ET.Element, matrix: Matrix) -> None:
         image.set(href, _PNG_DATA + base64.b64encode(bytes(buffer.data().data())).decode())
 
 
+def _path_data(path: QPainterPath, scale: float, x: float, y: float) -> str:
+    """SVG path data of ``path`` scaled by ``scale`` and moved by (x, y)."""
+    commands = {
+        QPainterPath.ElementType.MoveToElement: "M",
+        QPainterPath.ElementType.LineToElement: "L",
+        QPainterPath.ElementType.CurveToElement: "C",
+    }
+    out: list[str] = []
+    for index in range(path.elementCount()):
+        element = path.elementAt(index)
+        if element.type in commands:
+            out.append(commands[element.type])
+        out.append(f"{_number(x + scale * element.x)},{_number(y + scale * element.y)}")
+    return " ".join(out)
+
+
+def _outlined(text: ET.Element) -> ET.Element | None:
+    """``text`` as a filled path of its glyphs' outlines (the fonts Qt resolves for its
+    font-family list, so the same glyphs as on screen), or None if it holds no character from
+    FIRST_OUTLINED on or lacks its position or size."""
+    string = text.text or ""
+    if all(ord(character) < FIRST_OUTLINED for character in string):
+        return None
+    try:
+        x, y, size = (float(text.attrib[key]) for key in ("x", "y", "font-size"))
+    except (KeyError, ValueError):
+        return None
+    font = QFont()
+    font.setFamilies([f.strip() for f in text.get("font-family", "").split(",") if f.strip()])
+    font.setPixelSize(OUTLINE_PIXELS)
+    font.setWeight(QFont.Weight(int(text.get("font-weight", "400"))))
+    font.setItalic(text.get("font-style") in ("italic", "oblique"))
+    outline = QPainterPath()
+    outline.addText(0, 0, font, string)
+    kept = {
+        key: value
+        for key, value in text.attrib.items()
+        if key not in ("x", "y", "font-family", "font-size", "font-weight", "font-style")
+        and not key.startswith("{")  # xml:space
+    }
+    path = ET.Element(f"{{{SVG}}}path", kept)
+    path.set("d", _path_data(outline, size / OUTLINE_PIXELS, x, y))
+    path.set("aria-label", string)
+    path.tail = text.tail
+    return path
+
+
+def _portable_text(root: ET.Element) -> None:
+    """Outline the text runs that need it (``_outlined``) and end every font-family list with
+    GENERIC_FAMILY."""
+    for parent in list(root.iter()):
+        family = parent.get("font-family")
+        if family is not None and GENERIC_FAMILY not in family.split(","):
+            parent.set("font-family", f"{family},{GENERIC_FAMILY}")
+        for index, child in enumerate(parent):
+            if child.tag == f"{{{SVG}}}text" and (path := _outlined(child)) is not None:
+                parent[index] = path
+
+
 def portable(svg: bytes) -> bytes:
-    """``svg`` (as QSvgGenerator writes it) with strokes in the document's coordinates and
-    heatmap cells that stay crisp in every renderer.
+    """``svg`` (as QSvgGenerator writes it) with strokes in the document's coordinates,
+    heatmap cells that stay crisp and text that needs no font of ours, in every renderer.
 
     Raises ``xml.etree.ElementTree.ParseError`` when ``svg`` is not well-formed XML.
     """
@@ -178,6 +244,7 @@ def portable(svg: bytes) -> bytes:
     for group, matrix in list(_groups(root)):
         _flatten(group, matrix)
         _sharpen(group, matrix)
+    _portable_text(root)
     ET.register_namespace("", SVG)
     ET.register_namespace("xlink", XLINK)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)

@@ -140,6 +140,29 @@ def test_every_visible_string_of_the_main_window_is_in_chinese(chinese_window):
     assert left == {}
 
 
+def test_a_chinese_svg_export_draws_its_chinese_as_outlines(chinese_window, tmp_path):
+    """Chinese runs are glyph outlines (a viewer without a CJK font draws them), their text
+    kept in aria-label; the rest stays text."""
+    import xml.etree.ElementTree as ET
+
+    from posenc_gui.export import export_view
+
+    tab = chinese_window.tab("absolute")
+    root = ET.parse(export_view(tab.ready_view("table"), tmp_path / "table.svg")).getroot()
+    runs = [
+        node.text or node.get("aria-label", "")
+        for node in root.iter()
+        if node.tag.endswith("}text") or node.get("aria-label") is not None
+    ]
+    assert "PE[位置, 维度]" in "".join(runs)
+    assert [run for run in runs if CJK.search(run)]
+    assert not [
+        node.text
+        for node in root.iter("{http://www.w3.org/2000/svg}text")
+        if CJK.search(node.text or "")
+    ]
+
+
 def test_play_and_pause_are_translated(chinese_window):
     from posenc_gui.i18n import set_language
 

@@ -1,5 +1,6 @@
 """SVG exports draw the same outside Qt: strokes in the document's coordinates, symbols as
-vector paths, and every view rasterised by librsvg (``rsvg-convert``) like its PNG export."""
+vector paths, Chinese text as glyph outlines, and every view rasterised by librsvg
+(``rsvg-convert``) like its PNG export."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 from PySide6.QtCore import QBuffer, QIODevice
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QFont, QImage, QPainter
 
 from posenc_gui import registry
 from posenc_gui.export import export_view
@@ -99,6 +100,52 @@ def test_curves_and_their_markers_are_vectors_in_the_document_coordinates(window
     assert len(root.findall(f".//{SVG}path")) > 4 * 60  # a marker per point of 4 curves
 
 
+CHINESE = "我爱你，中国。"
+
+
+def ink(image: QImage) -> np.ndarray:
+    """Where ``image`` (black on white) is darker than mid-grey."""
+    return blocks_of(image, 1).mean(axis=-1) < 128
+
+
+def test_chinese_text_draws_outside_qt_without_a_chinese_font(qapp, tmp_path):
+    from posenc_gui.app import CJK_FALLBACK, install_fonts
+
+    install_fonts(qapp)  # the bundled font: the one Qt draws Chinese with here
+    family = f"Sans Serif,{CJK_FALLBACK}"
+    svg = f"""<svg xmlns="http://www.w3.org/2000/svg" width="420" height="100">
+<rect width="420" height="100" fill="#ffffff"/><g font-family="{family}" font-size="12">
+<text fill="#000000" stroke="none" xml:space="preserve" x="10" y="70" font-family="{family}"
+ font-size="48" font-weight="400" font-style="normal">{CHINESE}</text>
+<text fill="#000000" x="10" y="90" font-family="{family}" font-size="12">PE 0.5</text>
+</g></svg>"""
+    root = ET.fromstring(portable(svg.encode()))
+    texts = root.findall(f".//{SVG}text")
+    assert [text.text for text in texts] == ["PE 0.5"]  # Latin stays text
+    assert all(text.get("font-family").endswith(",sans-serif") for text in texts)
+    (outline,) = root.findall(f".//{SVG}path")
+    assert outline.get("aria-label") == CHINESE and outline.get("fill") == "#000000"
+    drawn = tmp_path / "chinese.svg"
+    drawn.write_bytes(ET.tostring(root))
+    out = tmp_path / "chinese.png"
+    subprocess.run([rsvg_convert(), "-o", str(out), str(drawn)], check=True, timeout=60)
+
+    expected = QImage(420, 100, QImage.Format.Format_RGB32)
+    expected.fill(0xFFFFFFFF)
+    painter = QPainter(expected)
+    font = QFont()
+    font.setFamilies(family.split(","))
+    font.setPixelSize(48)
+    painter.setFont(font)
+    painter.drawText(10, 70, CHINESE)
+    painter.end()
+    # The Chinese line only (the Latin one, below y = 80, is drawn by each renderer's own font).
+    rendered, wanted = ink(QImage(str(out)))[:80], ink(expected)[:80]
+    overlap = (rendered & wanted).sum() / (rendered | wanted).sum()
+    # Glyph for glyph (antialiasing aside); empty boxes in their place overlap by 0.14.
+    assert wanted.sum() > 1000 and overlap > 0.8, overlap
+
+
 def rsvg_convert() -> str:
     """The rasteriser to compare with; the test fails (never skips) without it."""
     path = shutil.which("rsvg-convert")
@@ -112,15 +159,20 @@ def rsvg_convert() -> str:
 
 def blocks(image: QImage) -> np.ndarray:
     """Mean RGB per BLOCK×BLOCK block, composited over white."""
+    return blocks_of(image, BLOCK)
+
+
+def blocks_of(image: QImage, block: int) -> np.ndarray:
+    """Mean RGB per ``block``×``block`` block, composited over white."""
     rgba = image.convertToFormat(QImage.Format.Format_RGBA8888)
     flat = np.frombuffer(rgba.constBits(), np.uint8, rgba.sizeInBytes())
     pixels = flat.reshape(rgba.height(), rgba.bytesPerLine())[:, : 4 * rgba.width()]
     pixels = pixels.reshape(rgba.height(), rgba.width(), 4).astype(float)
     alpha = pixels[..., 3:] / 255
     rgb = pixels[..., :3] * alpha + 255 * (1 - alpha)
-    rows, cols = rgb.shape[0] // BLOCK, rgb.shape[1] // BLOCK
-    cropped = rgb[: rows * BLOCK, : cols * BLOCK]
-    return cropped.reshape(rows, BLOCK, cols, BLOCK, 3).mean(axis=(1, 3))
+    rows, cols = rgb.shape[0] // block, rgb.shape[1] // block
+    cropped = rgb[: rows * block, : cols * block]
+    return cropped.reshape(rows, block, cols, block, 3).mean(axis=(1, 3))
 
 
 def difference(png: QImage, rendered: QImage) -> tuple[float, float]:
