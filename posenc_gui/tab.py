@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
@@ -37,6 +36,7 @@ from posenc_gui.presets import Preset
 from posenc_gui.signs import Sign, SignStrip
 from posenc_gui.tabspec import TabSpec
 from posenc_gui.views.deferred import settle
+from posenc_gui.views.page import ViewPage
 from posenc_gui.views.style import current_look
 
 CONTROLS_WIDTH = 360  # px of the controls' column, wider where its rows need it
@@ -61,39 +61,6 @@ def parse_indices(name: str, text: str) -> list[int]:
     if not indices:
         raise ValueError(f"{name} must list at least one index")
     return indices
-
-
-class ViewPage(QWidget):
-    """A page's views in a grid of at most ``columns``: fewer when the page is narrow
-    (presentation mode, a small window), so that views stack rather than shrink past
-    legibility. The number of columns is the one whose cells are largest at a 4:3 aspect."""
-
-    def __init__(self, views: list[QWidget], columns: int, *, objectName: str) -> None:
-        super().__init__(objectName=objectName)
-        self._views, self._most = views, columns
-        self._grid = QGridLayout(self)
-        self.columns = 0
-        self._place(columns)
-
-    def _place(self, columns: int) -> None:
-        for view in self._views:
-            self._grid.removeWidget(view)
-        for index, view in enumerate(self._views):
-            self._grid.addWidget(view, index // columns, index % columns)
-        self.columns = columns
-
-    def _fitting_columns(self) -> int:
-        def cell(columns: int) -> float:
-            rows = -(-len(self._views) // columns)
-            return min(self.width() / columns, self.height() / rows * 4 / 3)
-
-        return max(range(1, self._most + 1), key=cell)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        columns = self._fitting_columns()
-        if columns != self.columns:
-            self._place(columns)
-        super().resizeEvent(event)
 
 
 class Tab(QWidget):
