@@ -24,7 +24,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer
 
 from posenc_gui.encodings.window import coarsened
-from posenc_gui.engine import Engine
+from posenc_gui.engine import NOT_COMPUTED_MS, Engine
 from posenc_gui.i18n import N_, tr
 from posenc_gui.signs import Sign
 
@@ -137,7 +137,7 @@ class FrameRequests(QObject):
 
     def _on_drawn(self, channel: str, request_id: int, compute_ms: float) -> None:
         if channel == self._channel and request_id == self._exact_id:
-            if self._warm:
+            if self._warm and compute_ms != NOT_COMPUTED_MS:  # a time measured
                 self._exact_ms.append(compute_ms)
                 known = self._ms_by_change.setdefault(
                     self._submitted_change, deque(maxlen=CHANGE_MEMORY)

@@ -17,7 +17,7 @@ from posenc_gui.app import apply_palette
 from posenc_gui.choices import SHARED_RANGES
 from posenc_gui.control_settings import apply_settings, settings
 from posenc_gui.encodings.model_config import ModelRope
-from posenc_gui.engine import Engine
+from posenc_gui.engine import NOT_COMPUTED_MS, Engine
 from posenc_gui.files import check_writable_folder, read_file, write_atomic
 from posenc_gui.i18n import language, set_language, tr
 from posenc_gui.import_report import ImportReport
@@ -336,9 +336,11 @@ class MainWindow(QMainWindow):
             return
         if page and page in shown.page_names() and page != shown.current_page():
             return
-        self.timing_label.setText(
-            tr("{0}: compute {1:.1f} ms").format(self.channel_title(channel), compute_ms)
-        )
+        if compute_ms == NOT_COMPUTED_MS:
+            text = tr("{0}: drawn again, nothing computed").format(self.channel_title(channel))
+        else:
+            text = tr("{0}: compute {1:.1f} ms").format(self.channel_title(channel), compute_ms)
+        self.timing_label.setText(text)
 
     def _on_failure(self, channel: str, message: str) -> None:
         self.statusBar().showMessage(

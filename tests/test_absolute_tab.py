@@ -202,6 +202,8 @@ def test_status_bar_shows_device_and_compute_time(window, drive):
     assert window.device_label.text() == "device: cpu"
     assert window.timing_label.text().startswith("Absolute: compute ")
     assert window.timing_label.text().endswith(" ms")
+    drive(window, window.tab("absolute").refresh)  # the same frame asked for again
+    assert window.timing_label.text() == "Absolute: drawn again, nothing computed"
 
 
 def test_status_bar_names_the_visible_tab_and_page_as_the_interface_does(window, drive):
@@ -210,13 +212,13 @@ def test_status_bar_names_the_visible_tab_and_page_as_the_interface_does(window,
     drive(window, lambda: rope.show_page("rotation"), channel="rope")
     # the rotation panels alone: the tab's other frame is not on its way to overtake it
     drive(window, rope.refresh_rotation, channel="rope.rotation")
-    assert window.timing_label.text().startswith("RoPE · Rotation: compute ")
+    assert window.timing_label.text().startswith("RoPE · Rotation: ")
     drive(window, lambda: rope.show_page("precision"), channel="rope")
-    assert window.timing_label.text().startswith("RoPE: compute ")
+    assert window.timing_label.text().startswith("RoPE: ")
     # the rotation panels follow every change, but behind the page in front they are not
     # what the readout tells
     drive(window, rope.refresh_rotation, channel="rope.rotation")
-    assert window.timing_label.text().startswith("RoPE: compute ")
+    assert window.timing_label.text().startswith("RoPE: ")
     window.tab("extension")  # only built tabs compute, so only they are named
     assert window.channel_title("extension.context") == "Context extension · Decay & angles"
     shown = window.timing_label.text()

@@ -175,3 +175,30 @@ def test_no_exact_frame_follows_a_coarse_one_once_none_is_coming(qtbot, monkeypa
         assert not requests.coarse and not requests.is_waiting() and requests.busy.isHidden()
     finally:
         engine.shutdown()
+
+
+def test_frames_drawn_again_leave_the_measured_times_alone(qtbot, monkeypatch):
+    monkeypatch.setattr(posenc_gui.frame_requests, "COARSE_AFTER_MS", 20.0)
+    engine, owner, shown = Engine("cpu"), QWidget(), []
+    qtbot.addWidget(owner)
+    requests = FrameRequests(engine, "t", shown.append, lambda: (64, 64, 64), over=owner)
+
+    def slow(params: AbsoluteParams, _device: object) -> AbsoluteParams:
+        time.sleep(0.05)  # heavy: over COARSE_AFTER_MS
+        return params
+
+    def pixels_drawn(seq_len: int, theta: float = 1e4) -> list[int]:
+        first = len(shown)
+        request = AbsoluteParams(seq_len, 64, theta, table_rows=Window(0, 64, 40))
+        requests.submit(slow, request)
+        qtbot.waitUntil(lambda: not requests.is_waiting(), timeout=FRAME_TIMEOUT_MS)
+        return [frame.table_rows.pixels for frame in shown[first:]]
+
+    try:
+        assert pixels_drawn(64) == [40]  # the first frame: warm-up, not counted
+        assert pixels_drawn(65) == [40]  # heavy, measured
+        for _ in range(posenc_gui.frame_requests.HEAVY_MEMORY):
+            assert pixels_drawn(65) == [40]  # the frame on screen asked for again: drawn again
+        assert pixels_drawn(65, 2e4) == [10, 40]  # a change not seen: as heavy as measured
+    finally:
+        engine.shutdown()

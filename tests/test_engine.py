@@ -8,7 +8,13 @@ import pytest
 import torch
 from PySide6.QtCore import Qt
 
-from posenc_gui.engine import Engine, available_devices, check_device, default_device
+from posenc_gui.engine import (
+    NOT_COMPUTED_MS,
+    Engine,
+    available_devices,
+    check_device,
+    default_device,
+)
 
 
 @pytest.fixture
@@ -78,17 +84,18 @@ def test_the_frame_drawn_last_asked_for_again_is_drawn_again_not_computed(
         computed.append((params, str(device)))
         return params
 
+    reported: dict[int, float] = {}  # compute ms by request id
+    engine.frame_drawn.connect(lambda ch, rid, ms: reported.__setitem__(rid, ms))
+
     def draw(channel: str, params: str) -> int:
         request_id = engine.submit(channel, compute, params, drawn.append)
-        with qtbot.waitSignal(
-            engine.frame_drawn, check_params_cb=lambda ch, rid, ms: rid == request_id
-        ):
-            pass
+        qtbot.waitUntil(lambda: request_id in reported)
         return request_id
 
     first = draw("ch", "a")
     again = draw("ch", "a")  # a view's window moved and came back, say
     assert again != first and engine.is_current("ch", again)
+    assert reported[first] > NOT_COMPUTED_MS and reported[again] == NOT_COMPUTED_MS
     assert computed == [("a", "cpu")] and drawn == ["a", "a"]
     draw("other", "a")  # another channel's frame is its own
     elsewhere: list[str] = []

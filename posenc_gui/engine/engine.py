@@ -39,6 +39,7 @@ from posenc_gui.engine.device import check_device, default_device
 from posenc_gui.engine.memory import release_freed_memory
 
 Compute = Callable[[Any, torch.device], Any]
+NOT_COMPUTED_MS = 0.0  # the compute time a frame drawn again (not computed) reports
 
 
 @dataclass(frozen=True)
@@ -202,7 +203,8 @@ def _same_computation(one: Request, other: Request) -> bool:
 class Engine(QObject):
     """Runs tab computations on one worker thread; lives in the GUI thread."""
 
-    frame_drawn = Signal(str, int, float)  # channel, request id, compute ms
+    # channel, request id, compute ms (NOT_COMPUTED_MS: the frame drawn last, drawn again)
+    frame_drawn = Signal(str, int, float)
     progress = Signal(str, float)  # channel, share of its current request's work done
     failed = Signal(str, str)  # channel, message
     device_changed = Signal(str)
@@ -214,9 +216,9 @@ class Engine(QObject):
         self._latest: dict[str, int] = {}
         self._coming: dict[str, Request] = {}  # the latest request, until it is delivered
         self._on_frame: dict[str, Callable[[Any], None]] = {}  # draws the latest request's
-        # the last frame drawn: request, what drew it, result, compute ms (asked for again with
-        # the same drawer, drawn again)
-        self._drawn: dict[str, tuple[Request, Callable[[Any], None], Any, float]] = {}
+        # the last frame drawn: request, what drew it, result (asked for again with the same
+        # drawer, drawn again)
+        self._drawn: dict[str, tuple[Request, Callable[[Any], None], Any]] = {}
         self._next_id = 0
         collect_garbage_on_this_thread()
         self._worker = _Worker(self._pending)
@@ -258,7 +260,7 @@ class Engine(QObject):
         drawn = self._drawn.get(channel)
         if drawn and drawn[1] == on_frame and _same_computation(drawn[0], request):
             self._pending.withdraw(channel)  # what is computed for it now is not wanted
-            again = functools.partial(self._deliver, request, *drawn[2:], "", False)
+            again = functools.partial(self._deliver, request, drawn[2], NOT_COMPUTED_MS, "", False)
             QTimer.singleShot(0, self, again)  # after the drawing under way, as a frame would
         else:
             self._pending.put(request)
@@ -321,7 +323,7 @@ class Engine(QObject):
         except Exception as exc:  # a drawing fault must not stop the frames that follow
             self.failed.emit(request.channel, f"drawing failed: {type(exc).__name__}: {exc}")
             return
-        self._drawn[request.channel] = (request, draw, result, compute_ms)
+        self._drawn[request.channel] = (request, draw, result)
         self.frame_drawn.emit(request.channel, request.id, compute_ms)
 
     def shutdown(self, wait_s: float | None = 0.15) -> None:
