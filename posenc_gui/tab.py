@@ -10,7 +10,7 @@ line offer.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -85,6 +85,7 @@ class Tab(QWidget):
         self.setObjectName(self.name)
         self.engine, self.parameters = context.engine, context.parameters
         self.frame: Any = None
+        self._draw_again = False  # whether the frame on screen is drawn when delivered again
         self._views: dict[str, QWidget] = {}
         self._notes: dict[str, str] = {}  # what the message label says, by who said it
         self._conditional: list[tuple[QWidget, Callable[[], bool]]] = []
@@ -196,7 +197,9 @@ class Tab(QWidget):
             self.pages.currentChanged.connect(self.update_controls)
             self.pages.currentChanged.connect(lambda: self.hovered.emit(""))  # read the page left
             if self.per_page:  # once the page's views are laid out: their windows are sized
-                self.pages.currentChanged.connect(lambda: QTimer.singleShot(0, self.refresh))
+                self.pages.currentChanged.connect(
+                    lambda: QTimer.singleShot(0, self.refresh_windows)
+                )
             self.views.addWidget(self.pages, 0, 0)
         page = ViewPage(list(views.values()), columns or len(views), objectName=name)
         for view_name, view in views.items():
@@ -309,12 +312,20 @@ class Tab(QWidget):
         return []
 
     def refresh(self) -> None:
-        """Ask the engine for a new frame of the current parameters (never blocks).
+        """Ask the engine for a new frame of the current parameters (never blocks); it is
+        drawn even where it is the frame on screen (a drawing may read more than the request,
+        such as token labels).
 
         Settings that do not fit together (``request`` raises ValueError) are named in the
         tab's message and the last good frame stays. A tab behind another one says what is
         wrong but asks for no frame: the window asks for it when the tab comes to the front.
         """
+        self._draw_again = True
+        self.refresh_windows()
+
+    def refresh_windows(self) -> None:
+        """``refresh`` after what the views show may have moved (a zoom, a pan, a page laid
+        out): a window that moved and came back gets the frame on screen, not drawn again."""
         self.update_controls()
         try:
             request = self.request()
@@ -327,6 +338,12 @@ class Tab(QWidget):
         self.note("inputs", "\n".join(note for note in self.input_notes() if note))
         if not self.is_behind():
             self.frame_requests.submit(type(self).compute, request)
+
+    def follow_views(self, views: Iterable[Any]) -> None:
+        """Ask for a new frame when what one of ``views`` shows moves (``viewport.changed``:
+        a zoom, a pan, a resize that matters)."""
+        for view in views:
+            view.viewport.changed.connect(self.refresh_windows)
 
     @property
     def coarse(self) -> bool:
@@ -343,9 +360,12 @@ class Tab(QWidget):
         return self.frame_requests.is_waiting()
 
     def _show(self, frame: Any) -> None:
-        self.frame = frame  # what the views show now, parameters and windows included
-        self.draw(frame)
-        settle(self._views.values())  # ranges fitted now: one paint per view, not two
+        # the engine delivers the frame drawn last again when it is asked for again
+        if frame is not self.frame or self._draw_again:
+            self.frame = frame  # what the views show now, parameters and windows included
+            self.draw(frame)
+            settle(self._views.values())  # ranges fitted now: one paint per view, not two
+        self._draw_again = False
         self.stale.hide()
 
     def mark_stale(self, reason: str) -> None:

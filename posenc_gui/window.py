@@ -337,7 +337,9 @@ class MainWindow(QMainWindow):
         if page and page in shown.page_names() and page != shown.current_page():
             return
         if compute_ms == NOT_COMPUTED_MS:
-            text = tr("{0}: drawn again, nothing computed").format(self.channel_title(channel))
+            text = tr("{0}: frame already on screen, nothing computed").format(
+                self.channel_title(channel)
+            )
         else:
             text = tr("{0}: compute {1:.1f} ms").format(self.channel_title(channel), compute_ms)
         self.timing_label.setText(text)

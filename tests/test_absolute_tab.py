@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import time
 
@@ -11,7 +12,9 @@ import torch
 from PySide6.QtWidgets import QWidget
 
 from posenc_gui.encodings import binning, sinusoidal
+from posenc_gui.encodings.window import Window
 from posenc_gui.tabs.absolute.compute import compute_absolute
+from tests.conftest import FRAME_TIMEOUT_MS
 from tests.text_boxes import drawn_tick_labels
 
 # The table and similarity views compute in float32 (posenc_gui.frames.VIEW_DTYPE): a cell of
@@ -92,6 +95,29 @@ def test_zooming_in_recomputes_exact_values_of_the_window(window, drive):
         sinusoidal.table(6000, 128, 500.0).numpy()[4000:4100, 10:30],
         atol=VIEW_ATOL,
     )
+
+
+def test_a_window_that_moves_and_comes_back_keeps_the_frame_on_screen(
+    window, drive, qtbot, monkeypatch
+):
+    drive(window, lambda: window.parameters.seq_len.setValue(1000))
+    tab = window.tab("absolute")
+    shown, draws = tab.frame, []
+    draw, request = tab.draw, tab.request
+    monkeypatch.setattr(tab, "draw", lambda frame: (draws.append(frame), draw(frame)))
+    zoomed = dataclasses.replace(shown.params, table_rows=Window(400, 500, 100))
+    monkeypatch.setattr(tab, "request", lambda: zoomed)
+    tab.refresh_windows()  # the table's window moved: its frame is asked for …
+    assert tab.is_waiting()
+    monkeypatch.setattr(tab, "request", request)
+    assert request() == shown.params
+    tab.refresh_windows()  # … and came back at once
+    qtbot.waitUntil(lambda: not tab.is_waiting(), timeout=FRAME_TIMEOUT_MS)
+    qtbot.wait(300)  # time for the zoomed frame to come, were it still wanted
+    assert draws == [] and tab.frame is shown
+    assert window.timing_label.text() == "Absolute: frame already on screen, nothing computed"
+    drive(window, tab.refresh)  # asked for again by a control: drawn again, not computed
+    assert draws == [shown] and tab.frame is shown
 
 
 def test_waveforms_and_offsets_are_exact_pixel_means(window, drive):
@@ -203,7 +229,7 @@ def test_status_bar_shows_device_and_compute_time(window, drive):
     assert window.timing_label.text().startswith("Absolute: compute ")
     assert window.timing_label.text().endswith(" ms")
     drive(window, window.tab("absolute").refresh)  # the same frame asked for again
-    assert window.timing_label.text() == "Absolute: drawn again, nothing computed"
+    assert window.timing_label.text() == "Absolute: frame already on screen, nothing computed"
 
 
 def test_status_bar_names_the_visible_tab_and_page_as_the_interface_does(window, drive):

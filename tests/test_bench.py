@@ -47,7 +47,10 @@ def test_quick_benchmark_reports_every_tab_and_page_as_json():
     assert ("relative", "alibi") in views and ("extension", "dynamic") in views
     for row in report["results"]:
         assert set(row) == KEYS
-        assert row["p95_ms"] >= row["p50_ms"] > 0 and row["compute_ms"] > 0
+        assert row["p95_ms"] >= row["p50_ms"] > 0
+        # 0 where each step's frame was the one on screen already (a control of another
+        # channel, say): nothing computed; every Absolute step computes
+        assert row["compute_ms"] > 0 if row["tab"] == "absolute" else row["compute_ms"] >= 0
         # the latency runs until the views have painted: it holds the paint (the split is the
         # exact frame's, which is the first one unless a coarse frame came first)
         assert row["paint_ms"] > 0 and row["draw_ms"] >= 0

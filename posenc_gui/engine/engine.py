@@ -39,7 +39,7 @@ from posenc_gui.engine.device import check_device, default_device
 from posenc_gui.engine.memory import release_freed_memory
 
 Compute = Callable[[Any, torch.device], Any]
-NOT_COMPUTED_MS = 0.0  # the compute time a frame drawn again (not computed) reports
+NOT_COMPUTED_MS = 0.0  # the compute time reported for the frame drawn last, delivered again
 
 
 @dataclass(frozen=True)
@@ -203,7 +203,7 @@ def _same_computation(one: Request, other: Request) -> bool:
 class Engine(QObject):
     """Runs tab computations on one worker thread; lives in the GUI thread."""
 
-    # channel, request id, compute ms (NOT_COMPUTED_MS: the frame drawn last, drawn again)
+    # channel, request id, compute ms (NOT_COMPUTED_MS: the frame drawn last, delivered again)
     frame_drawn = Signal(str, int, float)
     progress = Signal(str, float)  # channel, share of its current request's work done
     failed = Signal(str, str)  # channel, message
@@ -246,7 +246,8 @@ class Engine(QObject):
     ) -> int:
         """Ask for ``compute(params, device)``; returns the request id (the one already coming
         when it is the same request). The frame drawn last, asked for again (a view's window
-        that moved and came back), is drawn again without computing it. Never blocks."""
+        that moved and came back), is delivered again without computing it: the same result
+        object, so that a drawer can tell it is on screen already. Never blocks."""
         same = self._on_frame.get(channel) == on_frame
         if same and self.is_coming(channel):
             coming = self._coming[channel]
@@ -321,6 +322,7 @@ class Engine(QObject):
         try:
             draw(result)
         except Exception as exc:  # a drawing fault must not stop the frames that follow
+            self._drawn.pop(request.channel, None)  # the views hold part of it: not that frame
             self.failed.emit(request.channel, f"drawing failed: {type(exc).__name__}: {exc}")
             return
         self._drawn[request.channel] = (request, draw, result)

@@ -1560,8 +1560,8 @@
       <translation>；忽略的键：{0}（原因见 文件 → 导入报告…）</translation>
     </message>
     <message>
-      <source>{0}: drawn again, nothing computed</source>
-      <translation>{0}：重新绘制，未重新计算</translation>
+      <source>{0}: frame already on screen, nothing computed</source>
+      <translation>{0}：画面已是此帧，未重新计算</translation>
     </message>
     <message>
       <source>{0}: compute {1:.1f} ms</source>

@@ -87,16 +87,8 @@ class AbsoluteTab(Tab):
         )
         self.label_tokens.toggled.connect(self._follow_tokens)
         self.tokens.textChanged.connect(self._follow_tokens)
+        self.follow_views((self.table_view, self.wave_view, self.similarity_view, self.offset_view))
         for signal in (
-            *(
-                view.viewport.changed
-                for view in (
-                    self.table_view,
-                    self.wave_view,
-                    self.similarity_view,
-                    self.offset_view,
-                )
-            ),
             self.layout_choice.currentIndexChanged,
             self.similarity.currentIndexChanged,
             self.reference_position.valueChanged,

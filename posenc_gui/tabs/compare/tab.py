@@ -98,8 +98,8 @@ class CompareTab(Tab):
         for control in self.setting_controls.values():
             control.valueChanged.connect(self._fit_minimums)
             control.valueChanged.connect(self.refresh)
-        for signal in (self.similarity_view.viewport.changed, self.log_distance.toggled):
-            signal.connect(self.refresh)
+        self.follow_views((self.similarity_view,))
+        self.log_distance.toggled.connect(self.refresh)
 
     def setting_values(self) -> dict[str, int]:
         """Every entry's setting by name."""

@@ -162,8 +162,8 @@ class ExtensionTab(Tab):
         self.timer = QTimer(self, interval=SWEEP_MS)
         self.timer.timeout.connect(self._advance_sweep)
         self.sweep.toggled.connect(self._play)
+        self.follow_views((self.figures.decay_view,))
         for signal in (
-            self.figures.decay_view.viewport.changed,
             self.method.currentIndexChanged,
             self.factor.valueChanged,
             self.original_context.valueChanged,

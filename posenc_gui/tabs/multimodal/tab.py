@@ -143,9 +143,8 @@ class MultimodalTab(Tab):
         )
         self.image_height.valueChanged.connect(lambda n: self.query_row.setRange(0, n - 1))
         self.image_width.valueChanged.connect(lambda n: self.query_column.setRange(0, n - 1))
+        self.follow_views((figures.id_strip, figures.id_curves))
         for signal in (
-            figures.id_strip.viewport.changed,
-            figures.id_curves.viewport.changed,
             self.scheme.currentIndexChanged,
             self.section.editingFinished,
             self.text_before.valueChanged,

@@ -210,18 +210,17 @@ class RelativeTab(Tab):
         self.num_buckets.valueChanged.connect(self._fit_max_distance)
         self.bidirectional.toggled.connect(self._fit_max_distance)
         self.scheme.currentIndexChanged.connect(self._show_scheme_page)
+        self.follow_views(
+            (
+                self.distance_view,
+                self.table_view,
+                self.bucket_view,
+                self.bucket_curve_view,
+                self.alibi_view,
+                self.alibi_curve_view,
+            )
+        )
         for signal in (
-            *(
-                view.viewport.changed
-                for view in (
-                    self.distance_view,
-                    self.table_view,
-                    self.bucket_view,
-                    self.bucket_curve_view,
-                    self.alibi_view,
-                    self.alibi_curve_view,
-                )
-            ),
             self.scheme.currentIndexChanged,
             self.max_relative_position.valueChanged,
             self.query_position.valueChanged,

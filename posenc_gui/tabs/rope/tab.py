@@ -210,17 +210,16 @@ class RopeTab(Tab):
         self.timer.timeout.connect(self._advance)
         self.play.toggled.connect(self._play)
         parameters.seq_len.valueChanged.connect(self._fit_positions)
+        self.follow_views(
+            (
+                self.table_view,
+                self.invariance_view,
+                self.decay_view,
+                self.error_view,
+                self.error_curve_view,
+            )
+        )
         for signal in (
-            *(
-                view.viewport.changed
-                for view in (
-                    self.table_view,
-                    self.invariance_view,
-                    self.decay_view,
-                    self.error_view,
-                    self.error_curve_view,
-                )
-            ),
             self.layout_choice.currentIndexChanged,
             self.query.currentIndexChanged,
             self.seed.valueChanged,
