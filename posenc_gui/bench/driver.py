@@ -89,17 +89,24 @@ class Bench:
         self.stall = max(self.stall, now - self.last_tick)
         self.last_tick = now
 
+    def page_channel(self, tab) -> str:
+        """The channel drawing the page in front: its own where it has one (RoPE's rotation
+        panels, ``rope.rotation``), else the tab's. Another channel's frame (the rotation
+        panels behind the page, following a change) is not the page's."""
+        own = f"{tab.name}.{tab.current_page()}"
+        return own if any(drawn[0] == own for drawn in self.drawn) else tab.name
+
     def wait_frame(
         self, channel: str, since: int, *, exact: bool = True
     ) -> tuple[float, float, bool] | None:
         """Process events until ``channel`` drew its current request after entry ``since`` (or,
-        with ``exact`` False, a coarse frame first); (compute ms, time, coarse) or None."""
+        with ``exact`` False, a coarse frame first); (compute ms, time, coarse) or None. Only
+        ``channel``'s frames count: see ``page_channel``."""
         deadline = time.perf_counter() + FRAME_TIMEOUT_S
         while time.perf_counter() < deadline:
             self.app.processEvents()
             for ch, ms, at, current, coarse in self.drawn[since:]:
-                ours = ch == channel or ch.startswith(channel + ".")
-                if ours and ((current and not coarse) or (coarse and not exact)):
+                if ch == channel and ((current and not coarse) or (coarse and not exact)):
                     return ms, at, coarse
             time.sleep(0.0005)
         return None
@@ -191,7 +198,7 @@ class Bench:
         if tab.current_page() != page:  # it brings its own page to the front (a scheme does)
             back()  # not a change of this page's views: undone, untimed
             tab.show_page(page)
-            self.wait_frame(tab.name, len(self.drawn))
+            self.wait_frame(self.page_channel(tab), len(self.drawn))
             self.settle(0.3)
             return
         try:
@@ -199,7 +206,7 @@ class Bench:
         except ValueError:  # settings the tab refuses (it says why) draw no frame to time:
             back()  # undone, so that the next steps start from settings that fit
             return
-        first = self.wait_frame(tab.name, since, exact=False)
+        first = self.wait_frame(self.page_channel(tab), since, exact=False)
         if first is None:
             raise RuntimeError(
                 f"{tab.name}: no frame within {FRAME_TIMEOUT_S:.0f} s after changing {name}"
@@ -208,7 +215,7 @@ class Bench:
         compute_ms = first[0]
         if first[2]:  # a coarse frame: then the exact one
             self.watch.paint_ms = timings.draw_ms = 0.0
-            exact = self.wait_frame(tab.name, since)
+            exact = self.wait_frame(self.page_channel(tab), since)
             if exact is None:
                 raise RuntimeError(f"{tab.name}: no exact frame after changing {name}")
             exact_end, compute_ms = self.painted(), exact[0]
@@ -312,7 +319,7 @@ def run(
                     bench.settle(0.2)  # the page's views settle their sizes
                     since = len(bench.drawn)
                     tab.refresh()
-                    bench.wait_frame(tab.name, since)
+                    bench.wait_frame(bench.page_channel(tab), since)
                     bench.settle(0.3)  # its first paint is not part of a control change
                     timings = bench.measure(tab.name, scripted_steps(window, tab.name, steps, step))
                     step += steps
