@@ -111,6 +111,26 @@ def test_the_frame_drawn_last_asked_for_again_is_drawn_again_not_computed(
     assert computed[-1] == ("a", "meta") and len(computed) == 6
 
 
+def test_the_frame_being_drawn_asked_for_during_its_drawing_is_not_computed_again(qtbot, engine):
+    computed, drawn, asked = [], [], []
+
+    def compute(params, device):
+        computed.append(params)
+        return params
+
+    def draw(frame: str) -> None:
+        drawn.append(frame)
+        if len(drawn) == 1:  # the drawing moves a view's range, which asks for its window:
+            engine.submit("ch", compute, "elsewhere", draw)  # one in between …
+            asked.append(engine.submit("ch", compute, "a", draw))  # … then this frame's
+
+    first = engine.submit("ch", compute, "a", draw)
+    qtbot.waitUntil(lambda: len(drawn) == 2)
+    qtbot.wait(100)  # time for the window in between to come, were it still wanted
+    assert first != asked[0] and computed.count("a") == 1 and drawn == ["a", "a"]
+    assert drawn.count("elsewhere") == 0
+
+
 def test_a_computation_no_longer_wanted_stops_at_its_next_checkpoint(qtbot, engine):
     chunks, started, drawn = [], threading.Event(), []
     engine.submit("tab", _slow(chunks, started), "refused now", drawn.append)

@@ -319,13 +319,15 @@ class Engine(QObject):
                 self.failed.emit(request.channel, error)
             return
         draw = self._on_frame[request.channel]
+        # from now on the frame on screen: a view whose range the drawing moves asks for its
+        # window meanwhile, and one asking for this frame's again gets it delivered again
+        self._drawn[request.channel] = (request, draw, result)
         try:
             draw(result)
         except Exception as exc:  # a drawing fault must not stop the frames that follow
             self._drawn.pop(request.channel, None)  # the views hold part of it: not that frame
             self.failed.emit(request.channel, f"drawing failed: {type(exc).__name__}: {exc}")
             return
-        self._drawn[request.channel] = (request, draw, result)
         self.frame_drawn.emit(request.channel, request.id, compute_ms)
 
     def shutdown(self, wait_s: float | None = 0.15) -> None:
