@@ -414,3 +414,17 @@ def test_positions_are_ticked_at_whole_numbers_only(qtbot):
     view.set_curves([Curve("c", x / 4, x)])  # not positions: any ticks
     qtbot.wait(50)
     assert any("." in label for label in drawn_tick_labels(view.plot.getAxis("bottom")))
+
+
+def test_a_log_axis_comes_with_the_curves_drawn_for_it(qtbot):
+    view = shown_view(qtbot, 600, 400)
+    x = np.arange(100.0)
+    view.set_curves([Curve("a", x, x / 100)], x_extent=(0, 100))
+    axis = view.plot.getAxis("bottom")
+    view.set_log(x=True)  # asked for: the window to compute is log-spaced at once …
+    assert view.x_window(1, 100).log and view.x_window(1, 100).start == 1
+    assert not axis.logMode  # … while the curves on screen keep their linear axis
+    assert view.plot.vb.viewRange()[0][1] > 90  # (a log axis's range ends near 2)
+    logged = np.arange(1.0, 100.0)
+    view.set_curves([Curve("a", logged, logged / 100)], x_extent=(1, 100))
+    assert axis.logMode and view.plot.vb.viewRange()[0][1] == pytest.approx(2.0, abs=0.01)

@@ -58,7 +58,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._span_specs: tuple[Span, ...] = ()
         self._band_keys: list[tuple[str, int]] = []
         self._line_keys: list[tuple[bool, int]] = []
-        self._log = (False, False)
+        self._log = self._next_log = (False, False)  # the axes drawn, and from the next curves
         self._styles: list[Style | None] = []  # how each curve item is drawn now
         self._ticks: tuple[tuple[str, ...] | None, tuple[str, ...] | None] = (None, None)
         self._legend_shown = legend
@@ -80,15 +80,21 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         return self.viewport.windows((lo, hi))[0]
 
     def set_log(self, *, x: bool = False, y: bool = False) -> None:
-        """Logarithmic axes (data must then be positive on that axis)."""
-        if (x, y) == self._log:
-            return  # unchanged: the items keep their data mapped as they are
-        self._log = (x, y)
-        self._bounds.set_log(self._log)
+        """Logarithmic axes (data must then be positive on that axis) from the next
+        ``set_curves`` on: the window to compute (``x_window``) is on the new scale at once,
+        while the curves on screen keep their axes (drawn on the new ones they would be wrong
+        until their frame comes)."""
+        self._next_log = (x, y)
         if self.viewport.log_x != x:
             self.viewport.log_x = x
             self.viewport.extent = None  # show the whole extent on the new scale
-        self.plot.setLogMode(x=x, y=y)
+
+    def _apply_log(self) -> None:
+        if self._next_log == self._log:
+            return  # unchanged: the items keep their data mapped as they are
+        self._log = self._next_log
+        self._bounds.set_log(self._log)
+        self.plot.setLogMode(*self._log)
 
     @when_shown
     def set_curves(
@@ -108,6 +114,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         curves are a window of data over that x range: x keeps the user's zoom (see
         ``x_window``) and only y fits the data.
         """
+        self._apply_log()  # the axes these curves are for
         # Items are kept and updated where the same kinds come again (a new frame of the same
         # view): creating pyqtgraph items costs more than drawing a frame's data, and styling
         # one (pens, symbols) more than handing it new data.
