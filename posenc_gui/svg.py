@@ -194,18 +194,19 @@ def _path_data(path: QPainterPath, scale: float, x: float, y: float) -> str:
 def _outlined(text: ET.Element) -> ET.Element | None:
     """``text`` as a filled path of its glyphs' outlines (the fonts Qt resolves for its
     font-family list, so the same glyphs as on screen), or None if it holds no character from
-    FIRST_OUTLINED on or lacks its position or size."""
+    FIRST_OUTLINED on or lacks its position, size or numeric weight."""
     string = text.text or ""
     if all(ord(character) < FIRST_OUTLINED for character in string):
         return None
     try:
         x, y, size = (float(text.attrib[key]) for key in ("x", "y", "font-size"))
+        weight = int(text.get("font-weight", "400"))
     except (KeyError, ValueError):
         return None
     font = QFont()
     font.setFamilies([f.strip() for f in text.get("font-family", "").split(",") if f.strip()])
     font.setPixelSize(OUTLINE_PIXELS)
-    font.setWeight(QFont.Weight(int(text.get("font-weight", "400"))))
+    font.setWeight(QFont.Weight(weight))
     font.setItalic(text.get("font-style") in ("italic", "oblique"))
     outline = QPainterPath()
     outline.addText(0, 0, font, string)

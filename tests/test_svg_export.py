@@ -146,6 +146,15 @@ def test_chinese_text_draws_outside_qt_without_a_chinese_font(qapp, tmp_path):
     assert wanted.sum() > 1000 and overlap > 0.8, overlap
 
 
+def test_text_that_cannot_be_outlined_stays_text(qapp):
+    svg = f"""<svg xmlns="http://www.w3.org/2000/svg">
+<text x="1" y="2" font-size="12" font-weight="bold">{CHINESE}</text>
+<text x="1" font-size="12">{CHINESE}</text></svg>"""
+    root = ET.fromstring(portable(svg.encode()))
+    assert [text.text for text in root.iter(f"{SVG}text")] == [CHINESE, CHINESE]
+    assert root.find(f"{SVG}path") is None
+
+
 def rsvg_convert() -> str:
     """The rasteriser to compare with; the test fails (never skips) without it."""
     path = shutil.which("rsvg-convert")

@@ -216,8 +216,8 @@ class Engine(QObject):
         self._latest: dict[str, int] = {}
         self._coming: dict[str, Request] = {}  # the latest request, until it is delivered
         self._on_frame: dict[str, Callable[[Any], None]] = {}  # draws the latest request's
-        # the last frame drawn: request, what drew it, result (asked for again with the same
-        # drawer, drawn again)
+        # the frame on screen: request, what drew it, result (asked for again with the same
+        # drawer: delivered again, not computed)
         self._drawn: dict[str, tuple[Request, Callable[[Any], None], Any]] = {}
         self._next_id = 0
         collect_garbage_on_this_thread()
