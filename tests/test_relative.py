@@ -17,6 +17,13 @@ from posenc_gui.encodings.window import Window
 from posenc_gui.tabs.relative.compute import RelativeParams, compute_relative
 
 
+def seeded_normals(seed: int, rows: int, columns: int) -> torch.Tensor:
+    """The score page's random inputs: float32 standard normals from a generator seeded
+    ``seed``, as float64 ``[rows, columns]``."""
+    generator = torch.Generator().manual_seed(seed)
+    return torch.randn(rows, columns, generator=generator).double()
+
+
 def reference_get_slopes(n: int) -> list[float]:
     """ofirpress/attention_with_linear_biases ``get_slopes``, verbatim."""
 
@@ -116,6 +123,23 @@ def test_sinusoidal_relative_table_is_the_sinusoid_of_the_distance():
         torch.testing.assert_close(table[i, j], expected, rtol=0, atol=0)
     torch.testing.assert_close(table[0], sinusoidal.table(9, 16, 500.0, dtype=torch.float64))
     torch.testing.assert_close(table[1:, 1:], table[:-1, :-1])  # Toeplitz
+
+
+@pytest.mark.parametrize("window", [1, 2, 37])
+def test_sinusoidal_relative_scores_are_each_query_dot_the_table(window):
+    """``q_i · PE(j − i)`` from the distances' waves 0 … W−1 equals the product with the whole
+    ``[W, W, d]`` table, in float64 to rounding and in float32 within 1e-6 per unit of |q|."""
+    d_model, base = 64, 500.0
+    queries = torch.randn(window, d_model, dtype=torch.float64)
+    table = relative.sinusoidal_relative_table(window, d_model, base, dtype=torch.float64)
+    expected = (queries[:, None, :] * table).sum(-1)
+    scores = relative.sinusoidal_relative_scores(queries, base)
+    assert scores.dtype == torch.float64
+    torch.testing.assert_close(scores, expected, rtol=0, atol=1e-12)
+    in_float32 = relative.sinusoidal_relative_scores(queries.float(), base)
+    assert in_float32.dtype == torch.float32
+    bound = 1e-6 * queries.abs().sum(-1, keepdim=True)  # each wave within 1e-6
+    assert torch.all((in_float32.double() - expected).abs() <= bound)
     # sin is odd and cos even in the distance
     torch.testing.assert_close(table[:, :, 0::2], -table.transpose(0, 1)[:, :, 0::2])
     torch.testing.assert_close(table[:, :, 1::2], table.transpose(0, 1)[:, :, 1::2])
@@ -193,6 +217,7 @@ def test_distance_block_means_mark_masked_blocks():
         ),
         (lambda: relative.alibi_slopes(0), "n_heads must be in"),
         (lambda: relative.sinusoidal_relative_table(4, 5), "d_model must be even"),
+        (lambda: relative.sinusoidal_relative_scores(torch.ones(4, 5)), "d_model must be even"),
     ],
 )
 def test_bad_arguments_name_the_parameter(call, message):
@@ -264,15 +289,7 @@ def test_only_the_pages_asked_for_are_computed():
         RelativeParams(300, 32, 1e4, pages=("tables",))
 
 
-def test_a_new_seed_draws_new_scores_but_keeps_the_sinusoidal_vectors(monkeypatch):
-    encoded: list[int] = []
-    mean_table = sinusoidal.mean_table
-
-    def counted(*args, **kwargs) -> torch.Tensor:
-        encoded.append(len(args[0]))
-        return mean_table(*args, **kwargs)
-
-    monkeypatch.setattr(sinusoidal, "mean_table", counted)
+def test_a_new_seed_draws_new_scores():
     scores = [
         compute_relative(
             RelativeParams(48, 72, 1e4, scheme="sinusoidal", seed=seed, pages=("scores",)),
@@ -280,9 +297,21 @@ def test_a_new_seed_draws_new_scores_but_keeps_the_sinusoidal_vectors(monkeypatc
         ).scores
         for seed in (5, 6)
     ]
-    assert encoded == [2 * 48 - 1]  # the relative table once, for both seeds
     assert not np.allclose(scores[0].content, scores[1].content)  # new q and k
     assert not np.allclose(scores[0].bias, scores[1].bias)  # q_i·PE(j − i) with the new q
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2**31 - 1])
+def test_queries_and_keys_are_drawn_independently(seed):
+    """q_i·k_j/√d of independent standard normals is standard normal, on the diagonal too
+    (k drawn equal to q would put √d = 16 there)."""
+    content = compute_relative(
+        RelativeParams(256, 256, 1e4, scheme="alibi", seed=seed, pages=("scores",)),
+        torch.device("cpu"),
+    ).scores.content
+    assert abs(np.diag(content).mean()) < 0.5  # the mean of 256: standard deviation 1/16
+    assert 0.8 < content.std() < 1.2
+    assert not np.allclose(content, content.T)
 
 
 def test_the_sinusoidal_score_bias_is_q_dot_the_encoding_of_the_distance():
@@ -293,7 +322,8 @@ def test_the_sinusoidal_score_bias_is_q_dot_the_encoding_of_the_distance():
         RelativeParams(window, d_model, theta, scheme="sinusoidal", seed=seed, pages=("scores",)),
         torch.device("cpu"),
     ).scores
-    q, k = torch.randn(2, window, d_model, generator=torch.Generator().manual_seed(seed)).double()
+    # q drawn from a generator seeded seed, k from one seeded seed + 2³¹
+    q, k = (seeded_normals(s, window, d_model) for s in (seed, seed + 2**31))
     i, j = torch.meshgrid(torch.arange(window), torch.arange(window), indexing="ij")
     pe = sinusoidal.encode((j - i).reshape(-1), d_model, theta, dtype=torch.float64)
     bias = (q[i.reshape(-1)] * pe).sum(-1).reshape(window, window) / d_model**0.5

@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from posenc_gui.encodings import relative, sinusoidal
+from tests.test_relative import seeded_normals
 
 R64 = relative.relative_positions(64).numpy()
 
@@ -155,7 +156,7 @@ def test_score_formula_adds_the_scheme_bias(window, drive, tab):
     set_scheme(window, drive, tab, "alibi")
     show_page(tab, "scores")
     # the tab's seeded float32 inputs, the formula in float64
-    q, k = torch.randn(2, 64, 128, generator=torch.Generator().manual_seed(0)).double()
+    q, k = (seeded_normals(seed, 64, 128) for seed in (0, 2**31))  # k: seed + 2³¹
     content = (q @ k.T / 128**0.5).numpy()
     np.testing.assert_allclose(tab.content_view.image.image, content, rtol=1e-5, atol=1e-6)
     bias = relative.alibi_bias(8, 64)[0].numpy()
@@ -175,7 +176,7 @@ def test_score_formula_adds_the_scheme_bias(window, drive, tab):
 def test_sinusoidal_scheme_bias_uses_the_relative_table(window, drive, tab):
     set_scheme(window, drive, tab, "sinusoidal")
     show_page(tab, "scores")
-    q, _ = torch.randn(2, 64, 128, generator=torch.Generator().manual_seed(0)).double()
+    q = seeded_normals(0, 64, 128)
     table = relative.sinusoidal_relative_table(64, 128, dtype=torch.float64)
     expected = ((q[:, None, :] * table).sum(-1) / 128**0.5).numpy()
     np.testing.assert_allclose(tab.bias_view.image.image, expected, rtol=1e-5, atol=1e-6)
