@@ -123,26 +123,22 @@ def test_sinusoidal_relative_table_is_the_sinusoid_of_the_distance():
         torch.testing.assert_close(table[i, j], expected, rtol=0, atol=0)
     torch.testing.assert_close(table[0], sinusoidal.table(9, 16, 500.0, dtype=torch.float64))
     torch.testing.assert_close(table[1:, 1:], table[:-1, :-1])  # Toeplitz
+    # sin is odd and cos even in the distance
+    torch.testing.assert_close(table[:, :, 0::2], -table.transpose(0, 1)[:, :, 0::2])
+    torch.testing.assert_close(table[:, :, 1::2], table.transpose(0, 1)[:, :, 1::2])
 
 
 @pytest.mark.parametrize("window", [1, 2, 37])
 def test_sinusoidal_relative_scores_are_each_query_dot_the_table(window):
-    """``q_i · PE(j − i)`` from the distances' waves 0 … W−1 equals the product with the whole
-    ``[W, W, d]`` table, in float64 to rounding and in float32 within 1e-6 per unit of |q|."""
+    """``q_i · PE(j − i)`` from the absolute table of distances 0 … W−1 equals the product
+    with the whole ``[W, W, d]`` relative table, in float64 to rounding."""
     d_model, base = 64, 500.0
     queries = torch.randn(window, d_model, dtype=torch.float64)
     table = relative.sinusoidal_relative_table(window, d_model, base, dtype=torch.float64)
     expected = (queries[:, None, :] * table).sum(-1)
-    scores = relative.sinusoidal_relative_scores(queries, base)
-    assert scores.dtype == torch.float64
+    absolute = sinusoidal.table(window, d_model, base, dtype=torch.float64)
+    scores = relative.sinusoidal_relative_scores(queries, absolute)
     torch.testing.assert_close(scores, expected, rtol=0, atol=1e-12)
-    in_float32 = relative.sinusoidal_relative_scores(queries.float(), base)
-    assert in_float32.dtype == torch.float32
-    bound = 1e-6 * queries.abs().sum(-1, keepdim=True)  # each wave within 1e-6
-    assert torch.all((in_float32.double() - expected).abs() <= bound)
-    # sin is odd and cos even in the distance
-    torch.testing.assert_close(table[:, :, 0::2], -table.transpose(0, 1)[:, :, 0::2])
-    torch.testing.assert_close(table[:, :, 1::2], table.transpose(0, 1)[:, :, 1::2])
 
 
 @pytest.mark.parametrize(("length", "max_bins"), [(10, 10), (37, 6), (100, 7), (64, 63)])
@@ -217,7 +213,18 @@ def test_distance_block_means_mark_masked_blocks():
         ),
         (lambda: relative.alibi_slopes(0), "n_heads must be in"),
         (lambda: relative.sinusoidal_relative_table(4, 5), "d_model must be even"),
-        (lambda: relative.sinusoidal_relative_scores(torch.ones(4, 5)), "d_model must be even"),
+        (
+            lambda: relative.sinusoidal_relative_scores(torch.ones(4, 6), torch.ones(4, 6)[:, :5]),
+            r"queries and table must both be \[W, d_model\] with W ≥ 1, got \[4, 6\] and \[4, 5\]",
+        ),
+        (
+            lambda: relative.sinusoidal_relative_scores(torch.ones(0, 8), torch.ones(0, 8)),
+            r"got \[0, 8\]",
+        ),
+        (
+            lambda: relative.sinusoidal_relative_scores(torch.ones(4, 5), torch.ones(4, 5)),
+            "d_model must be even",
+        ),
     ],
 )
 def test_bad_arguments_name_the_parameter(call, message):
@@ -289,7 +296,15 @@ def test_only_the_pages_asked_for_are_computed():
         RelativeParams(300, 32, 1e4, pages=("tables",))
 
 
-def test_a_new_seed_draws_new_scores():
+def test_a_new_seed_draws_new_scores_but_keeps_the_sinusoidal_table(monkeypatch):
+    encoded: list[int] = []
+    mean_table = sinusoidal.mean_table
+
+    def counted(*args, **kwargs) -> torch.Tensor:
+        encoded.append(len(args[0]))
+        return mean_table(*args, **kwargs)
+
+    monkeypatch.setattr(sinusoidal, "mean_table", counted)
     scores = [
         compute_relative(
             RelativeParams(48, 72, 1e4, scheme="sinusoidal", seed=seed, pages=("scores",)),
@@ -297,6 +312,7 @@ def test_a_new_seed_draws_new_scores():
         ).scores
         for seed in (5, 6)
     ]
+    assert encoded == [48]  # PE of the distances 0 … 47 once, for both seeds
     assert not np.allclose(scores[0].content, scores[1].content)  # new q and k
     assert not np.allclose(scores[0].bias, scores[1].bias)  # q_i·PE(j − i) with the new q
 

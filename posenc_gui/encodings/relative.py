@@ -13,7 +13,6 @@ import torch
 
 from posenc_gui.encodings import sinusoidal
 from posenc_gui.encodings._checks import MAX_DIM, check_elements, check_even, check_int
-from posenc_gui.encodings.binning import mean_cos_sin
 
 
 def relative_positions(q_len: int, k_len: int | None = None) -> torch.Tensor:
@@ -40,26 +39,33 @@ def sinusoidal_relative_table(
     return by_distance[relative_positions(seq_len) + seq_len - 1]
 
 
-def sinusoidal_relative_scores(queries: torch.Tensor, base: float = 10000.0) -> torch.Tensor:
-    """``S[i, j] = q_i · PE(j − i)`` for queries ``[W, d_model]`` at positions 0 … W−1 (the
-    interleaved layout of ``sinusoidal_relative_table``), ``[W, W]`` in the queries' dtype.
+def sinusoidal_relative_scores(queries: torch.Tensor, table: torch.Tensor) -> torch.Tensor:
+    """``S[i, j] = q_i · PE(j − i)`` for queries ``[W, d_model]`` at positions 0 … W−1, from
+    ``table`` = ``PE(0 … W−1)`` in the interleaved layout (``sinusoidal.table(W, d_model,
+    base)``); ``[W, W]`` (the product of ``queries`` with ``sinusoidal_relative_table``).
 
     ``PE(−r)`` is ``PE(r)`` with its sines negated (sin odd, cos even), so the queries meet the
     waves of the W distances 0 … W−1 only: ``S[i, j] = C[i, |r|] + sign(r)·S_sin[i, |r|]`` with
-    ``C = q_cos · cos(rω)ᵀ`` and ``S_sin = q_sin · sin(rω)ᵀ``, ``r = j − i``. Half the waves and
-    half the products of ``q · PE(r)`` over all 2W − 1 distances. float32 queries get float32
-    waves whose phases are reduced mod 2π in float64 first (within 1e-6: ``binning``).
+    ``C = q_cos · cos(rω)ᵀ`` and ``S_sin = q_sin · sin(rω)ᵀ``, ``r = j − i``: half the waves and
+    half the products of ``q · PE(r)`` over all 2W − 1 distances.
     """
+    if queries.ndim != 2 or not len(queries) or queries.shape != table.shape:
+        raise ValueError(
+            "queries and table must both be [W, d_model] with W ≥ 1, got "
+            f"{list(queries.shape)} and {list(table.shape)}"
+        )
     window, d_model = queries.shape
-    d_model = check_even("d_model", d_model, 2, MAX_DIM)
-    distances = torch.arange(window, device=queries.device)
-    omega = sinusoidal.frequencies(d_model, base).to(queries.device)
-    cos, sin = mean_cos_sin(distances, torch.ones_like(distances), omega, dtype=queries.dtype)
-    pairs = queries.reshape(window, -1, 2)  # each frequency's (sin, cos) channels
+    check_even("d_model", d_model, 2, MAX_DIM)
     by_distance = relative_positions(window).to(queries.device)
     apart = by_distance.abs()
-    by_sin = (pairs[..., 0] @ sin.T).gather(1, apart)
-    by_cos = (pairs[..., 1] @ cos.T).gather(1, apart)
+    # each frequency's sin and cos channels, each copied contiguous: a product of strided
+    # columns takes twice as long as the copy and the product
+    (q_sin, q_cos), (sin, cos) = (
+        (pairs[..., 0].contiguous(), pairs[..., 1].contiguous())
+        for pairs in (x.reshape(window, -1, 2) for x in (queries, table))
+    )
+    by_sin = (q_sin @ sin.T).gather(1, apart)
+    by_cos = (q_cos @ cos.T).gather(1, apart)
     return by_cos + torch.where(by_distance < 0, -by_sin, by_sin)
 
 
