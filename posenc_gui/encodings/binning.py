@@ -49,6 +49,15 @@ def _run_phases(
     return centre[:, None] * omega, ratios, which
 
 
+def _phase_as(phase: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """A float64 phase in ``dtype`` for its sine and cosine: float32 gets it reduced mod 2π in
+    float64 first (in place), so that the waves stay within 1e-6 of float64's at any position
+    (float32's own sine and cosine of an angle below 2π)."""
+    if dtype not in REAL_DTYPES:
+        raise ValueError(f"dtype must be torch.float64 or torch.float32, got {dtype}")
+    return phase if dtype == torch.float64 else phase.remainder_(2 * torch.pi).to(dtype)
+
+
 def mean_cos_sin(
     starts: torch.Tensor,
     counts: torch.Tensor,
@@ -63,13 +72,10 @@ def mean_cos_sin(
     phase is formed and reduced mod 2π in float64 first, so each value stays within 1e-6 of
     the float64 one at any position (float32's own sin and cos of an angle below 2π).
     """
-    if dtype not in REAL_DTYPES:
-        raise ValueError(f"dtype must be torch.float64 or torch.float32, got {dtype}")
     phase, ratios, which = _run_phases(starts, counts, inv_freq)
+    phase = _phase_as(phase, dtype)
     # runs of one length (pixels of one position each): the ratio broadcasts, no gather
     ratio = ratios.to(dtype) if len(ratios) == 1 else ratios.to(dtype).index_select(0, which)
-    if dtype != torch.float64:
-        phase = phase.remainder_(2 * torch.pi).to(dtype)
     # in place where it can: a fresh [B, F] array costs a page fault per page on first touch
     return torch.cos(phase).mul_(ratio), phase.sin_().mul_(ratio)
 
@@ -83,9 +89,13 @@ def weighted_mean_cos_sin(
     inv_freq: torch.Tensor,
     cos_weights: torch.Tensor,
     sin_weights: torch.Tensor | None = None,
+    *,
+    dtype: torch.dtype = torch.float64,
 ) -> torch.Tensor:
     """``Σ_f c[..., f]·mean cos(p ω_f) + s[..., f]·mean sin(p ω_f)`` over each run of positions
-    (the means of ``mean_cos_sin``), float64 ``[..., B]``; weights ``[..., F]``.
+    (the means of ``mean_cos_sin``), float64 ``[..., B]``; weights ``[..., F]``. ``dtype``
+    float32: the waves and their sums in float32, each wave within 1e-6 of float64's
+    (``mean_cos_sin``), so each value within about ``1e-6·Σ_f (|c_f| + |s_f|)``.
 
     The Dirichlet ratio depends on a run's length alone, so it joins the weights, once per
     length, and the sums over frequencies are matrix products: the ``[B, F]`` work is the phase
@@ -93,17 +103,18 @@ def weighted_mean_cos_sin(
     cosine by its own ratio instead; either way the sine is computed only when weighed.
     """
     phase, ratios, which = _run_phases(starts, counts, inv_freq)
+    phase, ratios = _phase_as(phase, dtype), ratios.to(dtype)
     # The waves in the phase's place where they can (it is not needed after them): a fresh
     # [B, F] array costs a page fault per page on first touch. The sine only where weighed.
-    terms = [(cos_weights.double(), phase.cos_() if sin_weights is None else torch.cos(phase))]
+    terms = [(cos_weights.to(dtype), phase.cos_() if sin_weights is None else torch.cos(phase))]
     if sin_weights is not None:
-        terms.append((sin_weights.double(), phase.sin_()))
+        terms.append((sin_weights.to(dtype), phase.sin_()))
     if len(ratios) > FEW_LENGTHS:  # each run its own ratio
         ratio = ratios.index_select(0, which)
-        return torch.stack([w @ wave.mul_(ratio).T for w, wave in terms]).sum(0)
+        return torch.stack([w @ wave.mul_(ratio).T for w, wave in terms]).sum(0).double()
     # [lengths, ..., B]: the sums with each length's ratio; each run takes its own length's
     by_length = torch.stack([sum((w * ratio) @ wave.T for w, wave in terms) for ratio in ratios])
-    return by_length.gather(0, which.expand_as(by_length[:1]))[0]
+    return by_length.gather(0, which.expand_as(by_length[:1]))[0].double()
 
 
 EXTREME_PERIODS = 8  # periods of a run searched for the integers nearest its crests

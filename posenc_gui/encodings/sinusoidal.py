@@ -138,25 +138,24 @@ def similarity_by_offset(
     position: int = 0,
     cosine: bool = False,
     counts: torch.Tensor | None = None,
+    dtype: torch.dtype = torch.float64,
 ) -> torch.Tensor:
-    """``PE(p) · PE(p + k)`` for each offset ``k``, from the encoded vectors (float64, ``[K]``).
+    """``PE(p) · PE(p + k)`` for each offset ``k``, from the encoded vectors' sines and
+    cosines (float64 ``[K]``).
 
     The closed form is ``Σ_i cos(k ω_i)`` (``closed_form_similarity``): it does not depend on
     ``p``, which this function lets one check rather than assume. With ``counts``, ``offsets``
     are the starts of runs of ``counts`` offsets and each value is the exact mean over its run:
-    ``PE(p) · mean_k PE(p + k)``.
+    ``PE(p) · mean_k PE(p + k)``. ``dtype`` float32 sums float32 waves: within about
+    ``1e-6·d_model`` (``binning.weighted_mean_cos_sin``).
     """
     position = check_int("position", position, 0)
-    if counts is None:
-        k = torch.as_tensor(offsets, dtype=torch.float64).reshape(-1)
-        ref = encode([position], d_model, base, dtype=torch.float64)
-        sim = encode(position + k, d_model, base, dtype=torch.float64) @ ref[0]
-    else:
-        starts = torch.as_tensor(offsets)
-        omega = frequencies(d_model, base).to(starts.device)
-        # PE(p) · mean_k PE(p + k): PE(p)'s cosines and sines weigh the shifted means
-        cos_p, sin_p = torch.cos(position * omega), torch.sin(position * omega)
-        sim = weighted_mean_cos_sin(position + starts, counts, omega, cos_p, sin_p)
+    starts = torch.as_tensor(offsets).reshape(-1)
+    counts = torch.ones_like(starts) if counts is None else counts
+    omega = frequencies(d_model, base).to(starts.device)
+    # PE(p) · mean_k PE(p + k): PE(p)'s cosines and sines weigh the shifted means
+    cos_p, sin_p = torch.cos(position * omega), torch.sin(position * omega)
+    sim = weighted_mean_cos_sin(position + starts, counts, omega, cos_p, sin_p, dtype=dtype)
     return as_cosine(sim, d_model) if cosine else sim
 
 
@@ -167,15 +166,17 @@ def closed_form_similarity(
     *,
     cosine: bool = False,
     counts: torch.Tensor | None = None,
+    dtype: torch.dtype = torch.float64,
 ) -> torch.Tensor:
     """``Σ_i cos(k ω_i)`` for each offset ``k`` (÷ ``d/2`` if cosine), float64 ``[K]``.
 
     With ``counts``, ``offsets`` are run starts and each value is the exact mean over its run.
+    ``dtype`` float32 sums float32 waves: within about ``1e-6·d_model / 2``.
     """
     starts = torch.as_tensor(offsets, dtype=torch.float64).reshape(-1)
     counts = torch.ones_like(starts) if counts is None else counts
     omega = frequencies(d_model, base).to(starts.device)
-    sim = weighted_mean_cos_sin(starts, counts, omega, torch.ones_like(omega))
+    sim = weighted_mean_cos_sin(starts, counts, omega, torch.ones_like(omega), dtype=dtype)
     return as_cosine(sim, d_model) if cosine else sim
 
 

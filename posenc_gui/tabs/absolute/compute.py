@@ -114,9 +114,12 @@ def _offsets(
     device: torch.device,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The k inside the sequence from p, ``PE(p)·PE(p+k)`` there, and the closed form over
-    the whole view."""
+    the whole view: sums of float32 waves (within 1e-6·d_model of float64's, a millionth of
+    the curves' scale)."""
     starts, counts = runs_on(view, device)
-    closed = sinusoidal.closed_form_similarity(starts, d_model, theta, counts=counts)
+    closed = sinusoidal.closed_form_similarity(
+        starts, d_model, theta, counts=counts, dtype=VIEW_DTYPE
+    )
     # The measured curve on the same pixels as the closed form (only the pixels at the
     # sequence's ends clipped to the k that exist), so the two agree pixel for pixel.
     first = torch.clamp(starts, min=-p)
@@ -126,7 +129,7 @@ def _offsets(
     if not bool(inside.any()):
         return np.zeros(0), np.zeros(0), closed.cpu().numpy()
     by_offset = sinusoidal.similarity_by_offset(
-        k_starts, d_model, theta, position=p, counts=k_counts
+        k_starts, d_model, theta, position=p, counts=k_counts, dtype=VIEW_DTYPE
     )
     centres = (k_starts + (k_counts - 1) / 2).cpu().numpy()
     return centres, by_offset.cpu().numpy(), closed.cpu().numpy()
