@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
+from tests.conftest import FRAME_TIMEOUT_MS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -88,6 +90,21 @@ def test_closing_the_window_stops_the_engine(qtbot):
     win.parameters.seq_len.setValue(4000)  # a computation in flight while closing
     win.close()
     assert not win.engine.is_running()
+
+
+def test_the_first_frame_is_computed_and_drawn_once(qtbot, owned):
+    """Start-up asks for the first frame as the window is laid out, and its drawing (a new
+    extent in every view, the range moved there) asks for no frame of its own."""
+    from posenc_gui.window import MainWindow
+
+    win = owned(MainWindow(device="cpu"))
+    drawn: list[str] = []
+    win.engine.frame_drawn.connect(lambda channel, _request, _ms: drawn.append(channel))
+    win.resize(1500, 950)
+    win.show()
+    qtbot.waitUntil(lambda: bool(drawn), timeout=FRAME_TIMEOUT_MS)
+    qtbot.wait(1500)  # past the axes giving back room (SHRINK_AFTER_MS), and its layout
+    assert drawn == ["absolute"]
 
 
 def test_menus_have_quit_and_about(window):

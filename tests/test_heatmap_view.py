@@ -4,6 +4,7 @@ square image with its axes over the data only."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QTabWidget, QWidget
@@ -109,6 +110,25 @@ def test_a_square_heatmap_fits_its_view_again_after_the_view_shrinks(qtbot):
     qtbot.waitUntil(lambda: _spans_its_data(view, 64))
     figure = view.centralWidget.geometry()  # not held at the wider view's margins
     assert figure.width() <= view.width() + 0.5, (figure, view.width())
+
+
+@pytest.mark.parametrize("size", [(900, 400), (400, 900)])
+def test_a_square_heatmap_asks_for_its_first_frame_at_the_size_it_is_drawn(qtbot, size):
+    """Before its first frame a square view's box still spans the whole view (its rooms take
+    the spare width or height once it draws): it asks for the image's pixels, not the box's,
+    so that the frame drawn is the one asked for, not one at twice the pixels followed by
+    another."""
+    view = HeatmapView("t", "position", "position", "v", square=True)
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    qtbot.waitExposed(view)
+    columns, rows = view.windows(64, 64)
+    view.set_data(np.ones((64, 64)))
+    qtbot.waitUntil(lambda: _spans_its_data(view, 64))  # the rooms took the rest
+    box = view.plot.vb
+    assert abs(columns.pixels - box.width()) <= 2 and abs(rows.pixels - box.height()) <= 2
+    assert view.windows(64, 64) == (columns, rows)  # no new frame asked for
 
 
 def test_a_heatmap_labels_the_first_cell_at_the_axis_end(qtbot):

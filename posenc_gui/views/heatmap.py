@@ -88,7 +88,12 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         self.plot.vb.sigResized.connect(self._set_ticks)
         # square cells: a resize reaches the image through the range the aspect lock sets
         self.plot.vb.sigRangeChanged.connect(self._set_ticks)
-        self.viewport = Viewport(self.plot.vb, points=False, bounded=not square)
+        self.viewport = Viewport(
+            self.plot.vb,
+            points=False,
+            bounded=not square,
+            lengths=self._image_size if square else None,
+        )
         if square:  # the box follows the figure's size (the view's, or an export's)
             self.plot.vb.sigResized.connect(lambda: self._hug_image())
             self.ci.geometryChanged.connect(self.plot.titleLabel.rewrap)
@@ -182,12 +187,11 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         from the room it is about to have: ``wider``, ``taller`` px more), so that the box is
         the image's shape, its axes span the data only and the colorbar sits next to it.
         Maximum sizes only: the figure never needs more than the view."""
-        box = self.plot.vb.geometry()
-        if box.isEmpty():
+        if self.plot.vb.geometry().isEmpty():
             return  # not laid out yet: the box's first resize comes back here
         left, right, above, below = self._rooms
-        wide = box.width() + left.size().width() + right.size().width() + wider  # no rooms
-        tall = box.height() + above.size().height() + below.size().height() + taller
+        wide, tall = self._room_for_image()
+        wide, tall = wide + wider, tall + taller
         spare_across = max(0.0, wide - tall * self._aspect) / 2
         spare_down = max(0.0, tall - wide / self._aspect) / 2
         if (
@@ -198,6 +202,28 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
                 room.setMaximumWidth(spare_across)
             for room in (above, below):
                 room.setMaximumHeight(spare_down)
+
+    def _room_for_image(self) -> tuple[float, float]:
+        """The box's width and height with the rooms beside it and above it given back: what
+        a square view's image can take, px."""
+        box = self.plot.vb.geometry()
+        left, right, above, below = self._rooms
+        return (
+            box.width() + left.size().width() + right.size().width(),
+            box.height() + above.size().height() + below.size().height(),
+        )
+
+    def _image_size(
+        self, x_extent: tuple[int, int], y_extent: tuple[int, int] | None
+    ) -> tuple[float, float]:
+        """A square view's image of an array of these extents on screen, px: the box holds it
+        at its shape once the rooms took the rest (``_hug_image``), so a frame asked for before
+        they did is asked at the size it will be drawn."""
+        if self.plot.vb.geometry().isEmpty() or y_extent is None:
+            return self.plot.vb.width(), self.plot.vb.height()
+        wide, tall = self._room_for_image()
+        aspect = (x_extent[1] - x_extent[0]) / (y_extent[1] - y_extent[0])
+        return min(wide, tall * aspect), min(tall, wide / aspect)
 
     def _set_ticks(self) -> None:
         """Cell-centred ticks, every n-th where the view is too small for all (recomputed on

@@ -8,6 +8,7 @@ or pans (``changed``), so the visible window is computed again at its new resolu
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Signal
@@ -18,6 +19,8 @@ MIN_PIXELS, MAX_PIXELS = 64, 2048
 HIDDEN_PIXELS = 512  # a view not laid out yet (a hidden page) asks for this many
 
 Extent = tuple[int, int]  # integer coordinates lo … hi-1
+# The screen pixels across and down that show the data of these extents
+Lengths = Callable[[Extent, Extent | None], tuple[float, float]]
 
 
 def pixel_budget(length: float) -> int:
@@ -47,12 +50,21 @@ class Viewport(QObject):
 
     changed = Signal()
 
-    def __init__(self, view_box: pg.ViewBox, *, points: bool, bounded: bool = True) -> None:
+    def __init__(
+        self,
+        view_box: pg.ViewBox,
+        *,
+        points: bool,
+        bounded: bool = True,
+        lengths: Lengths | None = None,
+    ) -> None:
         """``bounded``: the user cannot pan or zoom out past the data (an aspect-locked view
-        must be free to show more than the data on one axis)."""
+        must be free to show more than the data on one axis). ``lengths``: the pixels that show
+        the data of given extents (default: the view box's size)."""
         super().__init__(view_box)
         self.bounded = bounded
         self.view_box = view_box
+        self._lengths = lengths or (lambda _x, _y: (view_box.width(), view_box.height()))
         # Curves draw points at integer x (shown from lo − ½ to hi − ½); heatmaps draw cells
         # [i, i + 1) (shown from lo to hi).
         self.margin = 0.5 if points else 0.0
@@ -60,6 +72,7 @@ class Viewport(QObject):
         self.log_x = False  # the x axis shows log10 of the data (pyqtgraph's log mode)
         self._last: tuple[Window, Window | None] | None = None
         self._asked: tuple[Extent, Extent | None] | None = None  # the extents ``windows`` had
+        self._showing = False  # inside ``show_extent``: its states on the way are no change
         view_box.sigRangeChanged.connect(self._on_change)
         view_box.sigResized.connect(self._on_change)
 
@@ -67,8 +80,8 @@ class Viewport(QObject):
         # Before anything is drawn (a view behind another page draws when shown), the extents
         # last asked for: their frame was computed for this view's size then.
         extent = self.extent or self._asked
-        if extent is None or self._last is None:
-            return  # never asked: the first frame is on its way
+        if extent is None or self._last is None or self._showing:
+            return  # never asked (the first frame is on its way), or a new extent being shown
         before = self._last
         if self.windows(*extent) != before:
             self.changed.emit()
@@ -79,8 +92,7 @@ class Viewport(QObject):
         """The visible windows of the given extents; the whole extents if they are new."""
         self._asked = (x_extent, y_extent)
         log = self.log_x and x_extent[0] >= 1  # log-spaced pixels on a log axis
-        width = pixel_budget(self.view_box.width())
-        height = pixel_budget(self.view_box.height())
+        width, height = (pixel_budget(pixels) for pixels in self._lengths(x_extent, y_extent))
         if self.extent != (x_extent, y_extent):
             x = Window(*x_extent, width, log)
             y = None if y_extent is None else Window(*y_extent, height)
@@ -107,9 +119,16 @@ class Viewport(QObject):
         limits = {"xMin": x_shown[0], "xMax": x_shown[1]}
         if y_extent is not None:
             limits |= {"yMin": y_extent[0], "yMax": y_extent[1]}
-        if self.bounded:
-            self.view_box.setLimits(**limits)
-        self.view_box.setRange(xRange=x_shown, yRange=y_extent, padding=0)
+        # The limits move the old range first (clamped into the new extent): a window of
+        # neither, which asked for a frame of its own; only where the range ends up counts.
+        self._showing = True
+        try:
+            if self.bounded:
+                self.view_box.setLimits(**limits)
+            self.view_box.setRange(xRange=x_shown, yRange=y_extent, padding=0)
+        finally:
+            self._showing = False
+        self._on_change()
 
 
 def _steady(new: Window | None, old: Window | None) -> Window | None:
