@@ -142,12 +142,11 @@ def _distance_table(window: int, d_model: int, theta: float) -> torch.Tensor:
 def _scheme_bias(p: RelativeParams, q: torch.Tensor, window: int) -> torch.Tensor:
     """The bias term ``b_{r(i,j)}`` over the score window, ``[W, W]``."""
     generator = torch.Generator().manual_seed(p.seed + 1)
-    r = relative.relative_positions(window)
     if p.scheme == "t5":  # a seeded random scalar per bucket stands in for the learned table
         table = torch.randn(p.num_buckets, dtype=torch.float64, generator=generator)
         return table[
             relative.t5_bucket(
-                r,
+                relative.relative_positions(window),
                 bidirectional=p.bidirectional,
                 num_buckets=p.num_buckets,
                 max_distance=p.max_distance,
