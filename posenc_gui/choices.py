@@ -25,6 +25,8 @@ SCALES = (1, 2, 4)
 SIZE_RANGE = (200, 8000)  # a figure's width and height in pixels before --scale
 SIZE_PRESETS = ((1280, 720), (1600, 900), (1920, 1080), (2560, 1440))
 MAX_IMAGE_SIDE = 16000  # pixels, after --scale: a QImage of 16000² is 1 GB already
+# Preset kinds whose config is a RoPE model's config.json (multimodal: M-RoPE, 2-D axial).
+ROPE_KINDS = ("rope", "multimodal")
 DEVICES = ("cpu", "cuda", "mps")  # which of them torch can use here is known once it loads
 MAX_JSON_BYTES = 1_000_000  # a config.json or a session is a few kB: refuse anything absurd
 MAX_JSON_DEPTH = 100  # … and nests a few levels deep

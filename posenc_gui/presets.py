@@ -11,14 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from posenc_gui.choices import fold_name
+from posenc_gui.choices import ROPE_KINDS, fold_name
 from posenc_gui.encodings.model_config import ModelRope, read_model_config
 from posenc_gui.encodings.rope_scaling import RopeScaling
 from posenc_gui.files import parse_json
 from posenc_gui.paths import resource_path
-
-# Preset kinds whose config is a RoPE model's config.json (multimodal: M-RoPE, 2-D axial).
-ROPE_KINDS = ("rope", "multimodal")
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 Compare tab, the benchmark and the tests iterate. A new encoding adds one line to ``BUILT_IN``.
 
 Each tab package's ``SPEC`` (``posenc_gui.tabspec``) loads without Qt or torch, so the command
-line checks ``--tab``, ``--page`` and ``--view`` and lists the views at once; the classes are
-imported when first asked for.
+line checks ``--tab``, ``--page`` and ``--view`` and lists the views at once, and the window
+lists the tabs and presets; a tab's class is imported when first asked for (``tab_class``).
 """
 
 from __future__ import annotations
@@ -39,13 +39,20 @@ def spec(name: str) -> TabSpec:
     return next(spec for spec in specs() if spec.name == name)
 
 
+def tab_class(name: str) -> type[Tab]:
+    """The class of the tab called ``name``, its module imported now if it was not yet (the
+    window imports a tab's when it builds it)."""
+    added = next((tab for tab in _added if tab.name == name), None)
+    if added is not None:
+        return added
+    module, class_name = spec(name).tab.split(":")
+    found: type[Tab] = getattr(import_module(module), class_name)
+    return found
+
+
 def tab_classes() -> tuple[type[Tab], ...]:
     """Every registered tab class, in the order the window shows them."""
-    built_in = []
-    for spec_ in specs()[: len(BUILT_IN)]:
-        module, name = spec_.tab.split(":")
-        built_in.append(getattr(import_module(module), name))
-    return (*built_in, *_added)
+    return tuple(tab_class(name) for name in names())
 
 
 def register(tab_class: type[Tab]) -> None:
@@ -61,8 +68,8 @@ def unregister(tab_class: type[Tab]) -> None:
 
 
 def preset_kinds() -> tuple[str, ...]:
-    """Every preset kind some tab takes settings from."""
-    return tuple(dict.fromkeys(kind for tab in tab_classes() for kind in tab.preset_kinds))
+    """Every preset kind some tab takes settings from (from the specs: no tab loads)."""
+    return tuple(dict.fromkeys(kind for spec in specs() for kind in spec.preset_kinds))
 
 
 def compare_entries() -> tuple[Entry, ...]:

@@ -45,11 +45,12 @@ CONTROLS_WIDTH = 360  # px of the controls' column, wider where its rows need it
 @dataclass(frozen=True)
 class TabContext:
     """What the window hands every tab: the engine, the shared parameters and the Compare
-    entries of every registered tab."""
+    entries of every registered tab (asked for by the tab that shows them: each tab's module
+    is imported then)."""
 
     engine: Engine
     parameters: ParameterPanel
-    compare_entries: tuple[Entry, ...] = ()
+    compare_entries: Callable[[], tuple[Entry, ...]] = tuple
 
 
 def parse_indices(name: str, text: str) -> list[int]:
@@ -71,14 +72,20 @@ class Tab(QWidget):
 
     hovered = Signal(str)
     refused = Signal(str)  # the controls do not fit together: no frame is coming
-    spec: ClassVar[TabSpec]  # its views and pages, known before it loads
-    name: ClassVar[str]  # spec.name: objectName, engine channel and command-line name
-    title: ClassVar[str]  # shown on the tab (marked for translation)
+    spec: ClassVar[TabSpec]  # its name, title, views and pages, known before it loads
+    # From its spec: objectName, engine channel and command-line name; the title shown on
+    # the tab (marked for translation); presets this tab takes settings from.
+    name: ClassVar[str]
+    title: ClassVar[str]
+    preset_kinds: ClassVar[tuple[str, ...]]
     compute: ClassVar[staticmethod[..., Any]]  # compute(params, device) -> frame
-    preset_kinds: ClassVar[tuple[str, ...]] = ()  # presets this tab takes settings from
     compare: ClassVar[tuple[Entry, ...]] = ()  # its encodings on the Compare tab
     # Its frames hold the page in front only (a request names it): a page change asks for one.
     per_page: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.name, cls.title, cls.preset_kinds = cls.spec.name, cls.spec.title, cls.spec.preset_kinds
 
     def __init__(self, context: TabContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -63,15 +63,15 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.TopDockWidgetArea, dock)
 
         self.tabs = QTabWidget(objectName="tabs")
-        self._context = TabContext(self.engine, self.parameters, registry.compare_entries())
-        self._tab_classes = registry.tab_classes()
+        self._context = TabContext(self.engine, self.parameters, registry.compare_entries)
+        self._specs = registry.specs()  # each tab's class is imported when it is built
         self._defaults: dict[str, dict[str, Any]] = {}  # each tab's settings when it was built
         self.imported: tuple[str, ModelRope] | None = None  # the last config.json imported
         self.import_report: ImportReport | None = None
-        for tab_class in self._tab_classes:
+        for spec in self._specs:
             # A placeholder until the tab is first shown or asked for (``tab_at``): building
             # every tab's plots up front was most of the start-up time.
-            self.tabs.addTab(QWidget(objectName=tab_class.name), tr(tab_class.title))
+            self.tabs.addTab(QWidget(objectName=spec.name), tr(spec.title))
         self.setCentralWidget(self.tabs)
 
         self.hover_label = QLabel(objectName="hover")
@@ -111,7 +111,7 @@ class MainWindow(QMainWindow):
     def apply_session(self, session: dict[str, Any]) -> None:
         """Apply a session's settings (its look and language are the window's to be built
         with, see ``open_window``). All or nothing: on ValueError nothing has changed."""
-        names = [tab_class.name for tab_class in self._tab_classes]
+        names = [spec.name for spec in self._specs]
         for name in session.get("tabs", {}):  # built first, so that a rollback covers them
             if name in names:
                 self.tab(name)
@@ -129,7 +129,7 @@ class MainWindow(QMainWindow):
             apply_settings(self.parameters, session.get("parameters", {}))
         except ValueError as exc:
             raise ValueError(f"parameters: {exc}") from None
-        names = [tab_class.name for tab_class in self._tab_classes]
+        names = [spec.name for spec in self._specs]
         unknown = sorted(set(session.get("tabs", {})) - set(names))
         if unknown:
             raise ValueError(f"tabs: no tab named {', '.join(unknown)}")
@@ -204,18 +204,17 @@ class MainWindow(QMainWindow):
                 raise ValueError(
                     f"{preset.name}: {key} {value:g} is outside the app's range {low:g} … {high:g}"
                 )
-        for tab_class in self._tab_classes:  # built first, so that a rollback covers them
-            if preset.kind in tab_class.preset_kinds:
-                self.tab(tab_class.name)
+        taking = [spec.name for spec in self._specs if preset.kind in spec.preset_kinds]
+        for name in taking:  # built first, so that a rollback covers them
+            self.tab(name)
         before = self.session()
         try:
             for name, value in shared.items():
                 getattr(self.parameters, name).setValue(value)
-            for tab_class in self._tab_classes:
-                if preset.kind in tab_class.preset_kinds:
-                    tab = self.tab(tab_class.name)
-                    tab.reset(self._defaults[tab.name])  # nothing of an earlier preset stays
-                    tab.apply_preset(preset)
+            for name in taking:
+                tab = self.tab(name)
+                tab.reset(self._defaults[name])  # nothing of an earlier preset stays
+                tab.apply_preset(preset)
         except ValueError:
             self.apply_session(before)  # all or nothing
             raise
@@ -272,8 +271,8 @@ class MainWindow(QMainWindow):
 
     def tab(self, name: str) -> Tab:
         """The tab whose objectName is ``name`` (built now if it was not yet)."""
-        for index, tab_class in enumerate(self._tab_classes):
-            if tab_class.name == name:
+        for index, spec in enumerate(self._specs):
+            if spec.name == name:
                 return self.tab_at(index)
         raise KeyError(name)
 
@@ -282,7 +281,7 @@ class MainWindow(QMainWindow):
         widget = self.tabs.widget(index)
         if isinstance(widget, Tab):
             return widget
-        tab = self._tab_classes[index](self._context)
+        tab = registry.tab_class(self._specs[index].name)(self._context)
         self._defaults[tab.name] = settings(tab)
         tab.hovered.connect(self.hover_label.setText)
         current = self.tabs.currentIndex()

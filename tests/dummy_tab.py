@@ -48,8 +48,7 @@ def dummy_curves(inputs: Inputs) -> tuple[CompareCurve, ...]:
 
 
 class DummyTab(Tab):
-    spec = TabSpec("dummy", "tests.dummy_tab:DummyTab", {"line": None})
-    name, title = spec.name, "Dummy"
+    spec = TabSpec("dummy", "tests.dummy_tab:DummyTab", {"line": None}, "Dummy")
     compute = staticmethod(compute_dummy)
     compare = (
         Entry(

@@ -107,6 +107,32 @@ def test_the_first_frame_is_computed_and_drawn_once(qtbot, owned):
     assert drawn == ["absolute"]
 
 
+def test_the_window_loads_only_the_tab_it_shows():
+    """The other tabs' modules load when each is first built: the window lists the tabs and
+    presets from the specs."""
+    code = (
+        "import os, sys\n"
+        "os.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
+        "from posenc_gui.app import application\n"
+        "from posenc_gui.window import MainWindow\n"
+        "app = application()\n"
+        "window = MainWindow(device='cpu')\n"
+        "print(sorted(m for m in sys.modules if m.startswith('posenc_gui.tabs.')"
+        " and m.endswith('.tab')))\n"
+        "print([window.tabs.tabText(i) for i in range(window.tabs.count())])\n"
+        "print(len(window.presets))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    loaded, titles, presets = result.stdout.strip().splitlines()[-3:]
+    assert loaded == "['posenc_gui.tabs.absolute.tab']", result.stdout + result.stderr
+    assert titles == str(
+        ["Absolute", "Relative", "RoPE", "Context extension", "Multimodal RoPE", "Compare"]
+    )
+    assert int(presets) > 10
+
+
 def test_menus_have_quit_and_about(window):
     from PySide6.QtGui import QAction
 

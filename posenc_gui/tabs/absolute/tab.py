@@ -29,10 +29,8 @@ NOTE = N_(
 
 
 class AbsoluteTab(Tab):
-    spec, title = SPEC, N_("Absolute")
-    name = SPEC.name
+    spec = SPEC
     compute = staticmethod(compute_absolute)
-    preset_kinds = ("sinusoidal",)
     compare = COMPARE
 
     def __init__(self, context: TabContext, parent: QWidget | None = None) -> None:

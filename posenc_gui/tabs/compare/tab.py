@@ -49,13 +49,12 @@ def _control(setting: Setting) -> IntControl | QSpinBox:
 
 
 class CompareTab(Tab):
-    spec, title = SPEC, N_("Compare")
-    name = SPEC.name
+    spec = SPEC
     compute = staticmethod(compute_compare)
 
     def __init__(self, context: TabContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
-        self.entries = context.compare_entries
+        self.entries = context.compare_entries()
         self.settings = [setting for entry in self.entries for setting in entry.settings]
         self.setting_controls = {setting.name: _control(setting) for setting in self.settings}
         self.log_distance = QCheckBox(tr("logarithmic distance axis"), objectName="log_distance")

@@ -1,6 +1,8 @@
 """The context-extension tab. Its spec: what the command line knows of it without loading it."""
 
+from posenc_gui.choices import ROPE_KINDS
 from posenc_gui.tabspec import TabSpec
+from posenc_gui.translatable import N_
 
 SPEC = TabSpec(
     "extension",
@@ -14,4 +16,6 @@ SPEC = TabSpec(
         "layer_wavelength": "layers",
         "layer_pattern": "layers",
     },
+    N_("Context extension"),
+    ROPE_KINDS,
 )

@@ -12,7 +12,7 @@ from posenc_gui.control_settings import check_holds
 from posenc_gui.controls import LogControl
 from posenc_gui.encodings.rope_scaling import METHODS, RopeScaling, factor_list
 from posenc_gui.i18n import N_, tr
-from posenc_gui.presets import ROPE_KINDS, Preset
+from posenc_gui.presets import Preset
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.extension import SPEC
 from posenc_gui.tabs.extension.compute import ExtensionFrame, ExtensionParams, compute_extension
@@ -42,10 +42,8 @@ def _spin(
 
 
 class ExtensionTab(Tab):
-    spec, title = SPEC, N_("Context extension")
-    name = SPEC.name
+    spec = SPEC
     compute = staticmethod(compute_extension)
-    preset_kinds = ROPE_KINDS
 
     @classmethod
     def shows_preset(cls, preset: Preset) -> bool:

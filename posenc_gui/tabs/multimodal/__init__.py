@@ -1,7 +1,9 @@
 """The multimodal tab: RoPE over several position axes (M-RoPE, 2-D axial) and mixed layer
 stacks. Its spec: what the command line knows of it without loading it."""
 
+from posenc_gui.choices import ROPE_KINDS
 from posenc_gui.tabspec import TabSpec
+from posenc_gui.translatable import N_
 
 SPEC = TabSpec(
     "multimodal",
@@ -15,4 +17,6 @@ SPEC = TabSpec(
         "patch_scores": "scores",
         "patch_profile": "scores",
     },
+    N_("Multimodal RoPE"),
+    ROPE_KINDS,
 )

@@ -11,7 +11,7 @@ from posenc_gui.controls import IntControl
 from posenc_gui.encodings import multimodal
 from posenc_gui.i18n import N_, tr
 from posenc_gui.imported_model import ImportedModel
-from posenc_gui.presets import ROPE_KINDS, Preset
+from posenc_gui.presets import Preset
 from posenc_gui.tab import Tab, TabContext, parse_indices
 from posenc_gui.tabs.multimodal import SPEC
 from posenc_gui.tabs.multimodal.compute import (
@@ -44,10 +44,8 @@ AXIAL_NOTE = N_(
 
 
 class MultimodalTab(Tab):
-    spec, title = SPEC, N_("Multimodal RoPE")
-    name = SPEC.name
+    spec = SPEC
     compute = staticmethod(compute_multimodal)
-    preset_kinds = ROPE_KINDS
     compare = COMPARE
 
     @classmethod

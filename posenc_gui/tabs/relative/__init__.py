@@ -1,6 +1,7 @@
 """The Relative tab. Its spec: what the command line knows of it without loading it."""
 
 from posenc_gui.tabspec import TabSpec
+from posenc_gui.translatable import N_
 
 SPEC = TabSpec(
     "relative",
@@ -18,4 +19,6 @@ SPEC = TabSpec(
         "total": "scores",
         "attention": "scores",
     },
+    N_("Relative"),
+    ("t5", "alibi"),
 )

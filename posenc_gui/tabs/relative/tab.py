@@ -58,11 +58,9 @@ def _show(
 
 
 class RelativeTab(Tab):
-    spec, title = SPEC, N_("Relative")
-    name = SPEC.name
+    spec = SPEC
     compute = staticmethod(compute_relative)
     per_page = True
-    preset_kinds = ("t5", "alibi")
     compare = COMPARE
 
     @classmethod

@@ -1,6 +1,8 @@
 """The RoPE tab. Its spec: what the command line knows of it without loading it."""
 
+from posenc_gui.choices import ROPE_KINDS
 from posenc_gui.tabspec import TabSpec
+from posenc_gui.translatable import N_
 
 SPEC = TabSpec(
     "rope",
@@ -16,4 +18,6 @@ SPEC = TabSpec(
         "error": "precision",
         "error_curve": "precision",
     },
+    N_("RoPE"),
+    ROPE_KINDS,
 )

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from posenc_gui.controls import IntControl
 from posenc_gui.encodings.rope import QueryKey
 from posenc_gui.i18n import N_, tr
-from posenc_gui.presets import ROPE_KINDS, Preset
+from posenc_gui.presets import Preset
 from posenc_gui.tab import Tab, TabContext, parse_indices
 from posenc_gui.tabs.rope import SPEC
 from posenc_gui.tabs.rope.compute import (
@@ -58,10 +58,8 @@ def spread_pairs(count: int, n_pairs: int) -> list[int]:
 
 
 class RopeTab(Tab):
-    spec, title = SPEC, N_("RoPE")
-    name = SPEC.name
+    spec = SPEC
     compute = staticmethod(compute_rope)
-    preset_kinds = ROPE_KINDS
     compare = COMPARE
     per_page = True  # only the page in front is computed
 
