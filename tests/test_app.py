@@ -14,6 +14,15 @@ from tests.conftest import FRAME_TIMEOUT_MS
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def printed_by_python(code: str) -> list[str]:
+    """The lines ``code`` prints in a fresh interpreter, which must exit cleanly."""
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()
+
+
 def run_in_process(args) -> int:
     """``posenc-gui ARGS`` in this process: its exit status (argparse's SystemExit included)."""
     from posenc_gui.cli import main
@@ -122,11 +131,8 @@ def test_the_window_loads_only_the_tab_it_shows():
         "print([window.tabs.tabText(i) for i in range(window.tabs.count())])\n"
         "print(len(window.presets))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT
-    )
-    loaded, titles, presets = result.stdout.strip().splitlines()[-3:]
-    assert loaded == "['posenc_gui.tabs.absolute.tab']", result.stdout + result.stderr
+    loaded, titles, presets = printed_by_python(code)[-3:]
+    assert loaded == "['posenc_gui.tabs.absolute.tab']"
     assert titles == str(
         ["Absolute", "Relative", "RoPE", "Context extension", "Multimodal RoPE", "Compare"]
     )
@@ -190,10 +196,7 @@ def test_arguments_are_checked_before_qt_and_torch_load(args):
         "heavy = ('torch', 'PySide6', 'pyqtgraph')\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT
-    )
-    assert result.stdout.strip().splitlines()[-1] == "[]", result.stdout + result.stderr
+    assert printed_by_python(code)[-1] == "[]"
 
 
 def test_presets_are_found_in_any_case_with_x_for_times():
