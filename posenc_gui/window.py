@@ -8,7 +8,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSignalBlocker, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QIcon
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QTabWidget, QWidget
 
@@ -38,6 +38,7 @@ from posenc_gui.session import (
 from posenc_gui.session import look as session_look
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.teardown import delete_at_exit, keep_until_closed
+from posenc_gui.views.deferred import LAYOUT_PASSES
 from posenc_gui.views.style import Look, current_look, set_look
 
 
@@ -54,6 +55,12 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(tr("posenc-gui — positional encodings"))
         self.setWindowIcon(QIcon(str(resource_path("icons", "posenc-gui.svg"))))
         self.engine = Engine(device, parent=self)
+        # Built, set from a session and shown before the event loop runs: its views lay out
+        # then, and each layout step would ask again. The first frame is computed once.
+        self.engine.hold()
+        start = QTimer(self, singleShot=True, interval=0)  # a child: it does not keep self
+        start.timeout.connect(self._start_computing)
+        start.start()
         delete_at_exit(self)
         self.presets = load_presets(registry.preset_kinds())
         self.parameters = ParameterPanel()
@@ -93,6 +100,14 @@ class MainWindow(QMainWindow):
         self.resize(1500, 950)
         self.refresh()  # the first frame, requested once
         self.show_signs()
+
+    def _start_computing(self) -> None:
+        """Let the engine compute once the window's layouts settled (each pass posts the
+        next, which the event loop would leave for its next round): the views have asked for
+        the windows they show."""
+        for _ in range(LAYOUT_PASSES):
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        self.engine.hold(False)
 
     def session(self) -> dict[str, Any]:
         """Everything a session file holds: look, language, shown tab and every setting."""

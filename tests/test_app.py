@@ -101,12 +101,30 @@ def test_closing_the_window_stops_the_engine(qtbot):
     assert not win.engine.is_running()
 
 
-def test_the_first_frame_is_computed_and_drawn_once(qtbot, owned):
-    """Start-up asks for the first frame as the window is laid out, and its drawing (a new
-    extent in every view, the range moved there) asks for no frame of its own."""
-    from posenc_gui.window import MainWindow
+def test_the_first_frame_is_computed_and_drawn_once(qtbot, owned, monkeypatch):
+    """A window built, set from a session and shown computes nothing until the event loop
+    runs and its layouts settle: only the last request, at the sizes its views are laid out
+    at, is computed. Its drawing (a new extent in every view, the range moved there) asks
+    for no frame of its own. (A window shown before makes the next one lay out over several
+    rounds of the event loop.)"""
+    from posenc_gui.tabs.absolute.tab import AbsoluteTab
+    from posenc_gui.window import MainWindow, open_window
 
-    win = owned(MainWindow(device="cpu"))
+    before = owned(MainWindow(device="cpu"))
+    before.show()
+    before.close()
+
+    computed = []
+    compute = AbsoluteTab.compute
+
+    def counted(params, device):
+        computed.append(params)
+        return compute(params, device)
+
+    monkeypatch.setattr(AbsoluteTab, "compute", staticmethod(counted))
+    session = {"parameters": {"seq_len": 300, "theta": 500.0}}
+    session["tabs"] = {"absolute": {"controls": {"reference_position": 7}}}
+    win = owned(open_window(session, device="cpu"))
     drawn: list[str] = []
     win.engine.frame_drawn.connect(lambda channel, _request, _ms: drawn.append(channel))
     win.resize(1500, 950)
@@ -114,6 +132,8 @@ def test_the_first_frame_is_computed_and_drawn_once(qtbot, owned):
     qtbot.waitUntil(lambda: bool(drawn), timeout=FRAME_TIMEOUT_MS)
     qtbot.wait(1500)  # past the axes giving back room (SHRINK_AFTER_MS), and its layout
     assert drawn == ["absolute"]
+    assert [(p.seq_len, p.theta, p.reference_position) for p in computed] == [(300, 500.0, 7)]
+    assert computed[0] == win.tab("absolute").request()  # at the views' laid-out sizes
 
 
 def test_the_window_loads_only_the_tab_it_shows():

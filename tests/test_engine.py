@@ -47,6 +47,25 @@ def test_middle_request_is_never_computed_and_only_the_last_is_drawn(qtbot, engi
     assert threading.get_ident() not in threads
 
 
+def test_requests_made_while_held_compute_only_each_channels_last(qtbot, engine):
+    computed, drawn = [], []
+
+    def compute(params, device):
+        computed.append(params)
+        return params
+
+    engine.hold()
+    for params in ("first", "second", "third"):
+        engine.submit("ch", compute, params, drawn.append)
+    engine.submit("other", compute, "alone", drawn.append)
+    qtbot.wait(200)  # held: the worker takes nothing
+    assert computed == []
+    engine.hold(False)
+    qtbot.waitUntil(lambda: len(drawn) == 2)
+    qtbot.wait(50)  # let any (wrong) later computation arrive
+    assert sorted(computed) == ["alone", "third"] and sorted(drawn) == ["alone", "third"]
+
+
 def test_a_request_equal_to_the_one_coming_leaves_it_running(qtbot, engine, monkeypatch):
     gate = threading.Event()
     computed, drawn = [], []

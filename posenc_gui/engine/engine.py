@@ -63,6 +63,7 @@ class _PendingRequests:
         self._waiting: dict[str, Request] = {}
         self._withdrawn: set[str] = set()  # channels whose running request is not wanted
         self._preferred: str | None = None
+        self._held = False  # requests wait, none is taken (``Engine.hold``)
         self.stopped = False
 
     def put(self, request: Request) -> None:
@@ -83,7 +84,7 @@ class _PendingRequests:
     def take(self) -> Request | None:
         """The next request to compute (waits for one); None once stopped."""
         with self._ready:
-            while not self._waiting and not self.stopped:
+            while (not self._waiting or self._held) and not self.stopped:
                 self._ready.wait()
             if self.stopped:
                 return None
@@ -92,6 +93,12 @@ class _PendingRequests:
                 channel = next(reversed(self._waiting))  # the newest: what was just asked for
             self._withdrawn.discard(channel)
             return self._waiting.pop(channel)
+
+    def hold(self, held: bool) -> None:
+        """Keep every request waiting (True), or let the worker take them again (False)."""
+        with self._ready:
+            self._held = held
+            self._ready.notify()
 
     def withdraw(self, channel: str) -> None:
         """Drop ``channel``'s waiting request; its running one stops at its next checkpoint."""
@@ -286,6 +293,12 @@ class Engine(QObject):
         self._latest[channel] = self._next_id
         self._coming.pop(channel, None)
         self._pending.withdraw(channel)
+
+    def hold(self, held: bool = True) -> None:
+        """Start no computation while ``held``: of the requests made meanwhile (a window
+        being built, its settings applied, its views laid out as it is shown) only each
+        channel's last is computed once released (``hold(False)``)."""
+        self._pending.hold(held)
 
     def prefer(self, channel: str | None) -> None:
         """Compute ``channel``'s request (the visible tab's) before any other waiting one."""
