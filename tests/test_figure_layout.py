@@ -201,3 +201,25 @@ def test_no_control_is_cut_by_the_controls_column(sized_window, qtbot, language)
             if need > room:
                 problems.append(f"{tab.name}/{page}: the controls need {need} px, get {room}")
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_score_pages_four_heatmaps_are_drawn_the_same_size(sized_window, qtbot, language):
+    """Whatever the scheme, the bias's title (it names the scheme) takes no more lines than
+    its neighbours' titles, so its image is not drawn smaller than theirs."""
+    from posenc_gui import i18n
+
+    i18n.set_language(language)  # set back to English after the test (conftest)
+    window = sized_window(SIZES[0], presentation=True)  # the largest fonts
+    tab = window.tab("relative")
+    window.tabs.setCurrentWidget(tab)
+    for index in range(tab.scheme.count()):
+        tab.scheme.setCurrentIndex(index)
+        tab.show_page("scores")
+        _drawn(qtbot, tab)
+        qtbot.wait(200)
+        views = [tab.content_view, tab.bias_view, tab.total_view, tab.attention_view]
+        widths = [
+            round(view.image.mapRectToScene(view.image.boundingRect()).width()) for view in views
+        ]
+        assert max(widths) - min(widths) <= 2, (tab.scheme.currentData(), widths)

@@ -272,6 +272,10 @@
       <translation>非当前结果：{reason}</translation>
     </message>
     <message>
+      <source>Absolute</source>
+      <translation>绝对</translation>
+    </message>
+    <message>
       <source>sinusoidal, d_model {d}</source>
       <translation>正弦，d_model {d}</translation>
     </message>
@@ -302,10 +306,6 @@
     <message>
       <source>PE[p, 2i] = sin(p·ω&lt;sub&gt;i&lt;/sub&gt;), PE[p, 2i+1] = cos(p·ω&lt;sub&gt;i&lt;/sub&gt;), ω&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;. PE(p)·PE(p+k) = Σ&lt;sub&gt;i&lt;/sub&gt; cos(k·ω&lt;sub&gt;i&lt;/sub&gt;) depends on k only.</source>
       <translation>PE[p, 2i] = sin(p·ω&lt;sub&gt;i&lt;/sub&gt;)，PE[p, 2i+1] = cos(p·ω&lt;sub&gt;i&lt;/sub&gt;)，ω&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;。PE(p)·PE(p+k) = Σ&lt;sub&gt;i&lt;/sub&gt; cos(k·ω&lt;sub&gt;i&lt;/sub&gt;) 只取决于 k。</translation>
-    </message>
-    <message>
-      <source>Absolute</source>
-      <translation>绝对</translation>
     </message>
     <message>
       <source>held at the sentence's length while the Absolute tab labels positions with tokens</source>
@@ -432,16 +432,16 @@
       <translation>维度 {0}</translation>
     </message>
     <message>
+      <source>Compare</source>
+      <translation>对比</translation>
+    </message>
+    <message>
       <source>Every curve is 1 at distance 0. Sinusoidal and RoPE: cosine similarity of one vector at positions p and p + k. ALiBi: e&lt;sup&gt;−m&lt;sub&gt;h&lt;/sub&gt;k&lt;/sup&gt;, the factor its bias multiplies attention by. T5 and Shaw: 1 − bucket (or clipped index) / the last one; flat where distances share a bucket or a vector and cannot be told apart.</source>
       <translation>每条曲线在距离 0 处为 1。正弦与 RoPE：同一向量在位置 p 与 p + k 处的余弦相似度。ALiBi：e&lt;sup&gt;−m&lt;sub&gt;h&lt;/sub&gt;k&lt;/sup&gt;，即其偏置使注意力权重乘上的因子。T5 与 Shaw：1 − 桶号（或截断后的索引）/ 最大值；曲线平坦处的距离共用同一个桶或向量，模型无法区分。</translation>
     </message>
     <message>
       <source>Similarity against distance, normalised</source>
       <translation>相似度随距离变化（归一化）</translation>
-    </message>
-    <message>
-      <source>Compare</source>
-      <translation>对比</translation>
     </message>
     <message>
       <source>logarithmic distance axis</source>
@@ -454,6 +454,10 @@
     <message>
       <source>similarity (1 at k = 0)</source>
       <translation>相似度（k = 0 时为 1）</translation>
+    </message>
+    <message>
+      <source>Context extension</source>
+      <translation>上下文扩展</translation>
     </message>
     <message>
       <source>none (plain RoPE)</source>
@@ -632,10 +636,6 @@
       <translation>所有层</translation>
     </message>
     <message>
-      <source>Context extension</source>
-      <translation>上下文扩展</translation>
-    </message>
-    <message>
       <source>YaRN: truncate the ramp</source>
       <translation>YaRN：截断斜坡</translation>
     </message>
@@ -742,6 +742,10 @@
     <message>
       <source>LongRoPE factor lists: from {0} ({1} short + {2} long)</source>
       <translation>LongRoPE 因子列表：来自 {0}（{1} 个短 + {2} 个长）</translation>
+    </message>
+    <message>
+      <source>Multimodal RoPE</source>
+      <translation>多模态 RoPE</translation>
     </message>
     <message>
       <source>2-D axial RoPE</source>
@@ -920,10 +924,6 @@
       <translation>二维轴向（Pixtral 的视觉编码器）</translation>
     </message>
     <message>
-      <source>Multimodal RoPE</source>
-      <translation>多模态 RoPE</translation>
-    </message>
-    <message>
       <source>q = k = all ones</source>
       <translation>q = k = 全 1</translation>
     </message>
@@ -1002,6 +1002,10 @@
     <message>
       <source>seed (random q)</source>
       <translation>随机种子（随机 q）</translation>
+    </message>
+    <message>
+      <source>Relative</source>
+      <translation>相对</translation>
     </message>
     <message>
       <source>ALiBi, heads 1 … {n} (steepest first)</source>
@@ -1108,8 +1112,12 @@
       <translation>T5 分桶</translation>
     </message>
     <message>
-      <source>Relative</source>
-      <translation>相对</translation>
+      <source>sinusoidal relative</source>
+      <translation>正弦相对编码</translation>
+    </message>
+    <message>
+      <source>Shaw, clipped</source>
+      <translation>Shaw，截断</translation>
     </message>
     <message>
       <source>bidirectional (else causal)</source>

@@ -34,6 +34,14 @@ SCHEME_LABELS = {
     "t5": N_("T5 buckets"),
     "alibi": "ALiBi",
 }
+# The bias's title names the scheme briefly: on one line, as its neighbours' titles are, its
+# image is drawn as large as theirs.
+SCHEME_SHORT = {
+    "sinusoidal": N_("sinusoidal relative"),
+    "shaw": N_("Shaw, clipped"),
+    "t5": N_("T5 buckets"),
+    "alibi": "ALiBi",
+}
 SCHEME_PAGES = {"sinusoidal": "distances", "shaw": "distances", "t5": "t5", "alibi": "alibi"}
 NOTE = N_(
     "Score(q<sub>i</sub>, k<sub>j</sub>) = q<sub>i</sub>ᵀk<sub>j</sub> + b<sub>r(i,j)</sub>, "
@@ -358,7 +366,7 @@ class RelativeTab(Tab):
 
     def _draw_scores(self, p: RelativeParams, frame: ScoresPage) -> None:
         window = np.arange(frame.window + 1)
-        set_title(self.bias_view.plot, tr("(e) Bias: {0}").format(tr(SCHEME_LABELS[p.scheme])))
+        set_title(self.bias_view.plot, tr("(e) Bias: {0}").format(tr(SCHEME_SHORT[p.scheme])))
         for view, values in (
             (self.content_view, frame.content),
             (self.bias_view, frame.bias),
