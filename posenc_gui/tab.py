@@ -73,11 +73,9 @@ class Tab(QWidget):
     hovered = Signal(str)
     refused = Signal(str)  # the controls do not fit together: no frame is coming
     spec: ClassVar[TabSpec]  # its name, title, views and pages, known before it loads
-    # From its spec: objectName, engine channel and command-line name; the title shown on
-    # the tab (marked for translation); presets this tab takes settings from.
-    name: ClassVar[str]
-    title: ClassVar[str]
-    preset_kinds: ClassVar[tuple[str, ...]]
+    name: ClassVar[str]  # from spec: objectName, engine channel and command-line name
+    title: ClassVar[str]  # from spec: shown on the tab (marked for translation)
+    preset_kinds: ClassVar[tuple[str, ...]]  # from spec: presets it takes settings from
     compute: ClassVar[staticmethod[..., Any]]  # compute(params, device) -> frame
     compare: ClassVar[tuple[Entry, ...]] = ()  # its encodings on the Compare tab
     # Its frames hold the page in front only (a request names it): a page change asks for one.

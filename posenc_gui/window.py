@@ -55,9 +55,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(tr("posenc-gui — positional encodings"))
         self.setWindowIcon(QIcon(str(resource_path("icons", "posenc-gui.svg"))))
         self.engine = Engine(device, parent=self)
-        # Built, set from a session and shown before the event loop runs: its views lay out
-        # then, and each layout step would ask again. The first frame is computed once.
-        self.engine.hold()
+        self.engine.hold()  # until built, set and laid out: see _start_computing
         start = QTimer(self, singleShot=True, interval=0)  # a child: it does not keep self
         start.timeout.connect(self._start_computing)
         start.start()
@@ -98,13 +96,14 @@ class MainWindow(QMainWindow):
         self.engine.device_changed.connect(self._on_device)
         self._show_device(self.engine.device)
         self.resize(1500, 950)
-        self.refresh()  # the first frame, requested once
+        self.refresh()  # the first frame: computed once the engine starts (_start_computing)
         self.show_signs()
 
     def _start_computing(self) -> None:
-        """Let the engine compute once the window's layouts settled (each pass posts the
-        next, which the event loop would leave for its next round): the views have asked for
-        the windows they show."""
+        """Let the engine compute. The window was built, set from its session and shown
+        before the event loop ran, its views asking again at each layout step; once its
+        layouts settled (each pass posts the next, which the event loop would leave for its
+        next round) only the last request, for the windows the views show, is computed."""
         for _ in range(LAYOUT_PASSES):
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         self.engine.hold(False)
