@@ -33,6 +33,8 @@ BUSY_TEXT = N_("computing… the views show the previous settings")
 BUSY_PERCENT = N_("computing… {0} % — the views show the previous settings")
 COARSE_TEXT = N_("coarse: fewer pixels until the exact frame is computed")
 COARSE_AFTER_MS = 70.0  # drawing and painting take 15–30 ms more: a frame within 100 ms
+LIGHT_BELOW_MS = 10.0  # a change whose frames computed for less runs on one CPU thread,
+LIGHT_TAB_BELOW_MS = 40.0  # … while none of the tab's last frames computed for longer
 COARSE_FACTOR = 4
 EXACT_AFTER_IDLE_MS = 120
 HEAVY_MEMORY = 8
@@ -65,6 +67,7 @@ class FrameRequests(QObject):
         self._warm = False  # after the first exact frame
         self._exact: Any = None  # the request whose exact frame is wanted
         self._exact_id = 0  # the engine's id of it, once submitted
+        self._light = False  # whether it is expected to compute within LIGHT_BELOW_MS
         self._shown: Any = None  # the request whose exact frame is on screen
         self._exact_after = QTimer(self, singleShot=True, interval=EXACT_AFTER_IDLE_MS)
         self._exact_after.timeout.connect(self._submit_exact)
@@ -97,6 +100,13 @@ class FrameRequests(QObject):
         change = changed_fields(self._shown, request)
         # the frame on screen already is this request's exact one: nothing to preview
         heavy = self._expected_ms(change) > COARSE_AFTER_MS and request != self._shown
+        # A second CPU thread gains little on a light frame and costs the drawing (Engine).
+        # The change's own times at these sizes (those of smaller sizes are no upper bound),
+        # on a tab with no heavy frame of late: where one is (a scheme whose bias depends on
+        # theta, say), a change light before may no longer be.
+        known = self._ms_by_change.get(change, ())
+        calm = max(self._exact_ms, default=0.0) < LIGHT_TAB_BELOW_MS
+        self._light = calm and bool(known) and max(known) < LIGHT_BELOW_MS
         self._compute, self._exact = compute, request
         coarse = coarsened(request, COARSE_FACTOR) if heavy else request
         if coarse != request:
@@ -127,7 +137,7 @@ class FrameRequests(QObject):
 
     def _submit_exact(self) -> None:
         self._exact_id = self._engine.submit(
-            self._channel, self._compute, self._exact, self._show_exact
+            self._channel, self._compute, self._exact, self._show_exact, light=self._light
         )
         self._submitted_change = changed_fields(self._shown, self._exact)  # its time's key
 

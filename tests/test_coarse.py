@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import torch
 from PySide6.QtWidgets import QWidget
 
 import posenc_gui.frame_requests
@@ -158,6 +159,48 @@ def test_coarse_first_is_judged_by_what_changed(qtbot, monkeypatch):
         assert pixels_drawn(68, 5e4) == [10, 40]
     finally:
         engine.shutdown()
+
+
+def test_a_change_known_to_compute_briefly_runs_on_one_cpu_thread(qtbot, monkeypatch):
+    monkeypatch.setattr(posenc_gui.frame_requests, "COARSE_AFTER_MS", 1000.0)  # none coarse
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)  # the engine's requests not light run on two
+    engine, owner, sizes, threads = Engine("cpu"), QWidget(), [(64, 64, 64)], []
+    qtbot.addWidget(owner)
+    requests = FrameRequests(engine, "t", lambda _frame: None, lambda: sizes[0], over=owner)
+    computed: set[int] = set()
+
+    def slow_by_d_model(params: AbsoluteParams, _device: object) -> AbsoluteParams:
+        """Over LIGHT_BELOW_MS when d_model changed (over LIGHT_TAB_BELOW_MS at d_model
+        100); theta's change is light."""
+        threads.append(torch.get_num_threads())
+        if params.d_model not in computed:
+            computed.add(params.d_model)
+            time.sleep(0.1 if params.d_model == 100 else 0.02)
+        return params
+
+    def threads_used(d_model: int, theta: float) -> int:
+        requests.submit(slow_by_d_model, AbsoluteParams(64, d_model, theta))
+        qtbot.waitUntil(lambda: not requests.is_waiting(), timeout=FRAME_TIMEOUT_MS)
+        return threads[-1]
+
+    try:
+        assert threads_used(64, 1e4) == 2  # the first frame: warm-up, not measured
+        assert threads_used(66, 1e4) == 2  # d_model: not measured yet (then heavy)
+        assert threads_used(66, 2e4) == 2  # theta: not measured yet (then light)
+        assert threads_used(66, 3e4) == 1  # theta, measured light
+        assert threads_used(68, 3e4) == 2  # d_model, measured heavy
+        assert threads_used(68, 4e4) == 1
+        assert threads_used(100, 4e4) == 2  # a heavy frame: what was light may not be now
+        assert threads_used(100, 5e4) == 2
+        sizes[0] = (64, 64, 128)  # a size grew: theta was measured at smaller sizes only
+        assert threads_used(100, 6e4) == 2
+        sizes[0] = (64, 64, 32)  # a size shrank: no time before says anything of these
+        assert threads_used(100, 7e4) == 2
+        assert threads_used(100, 8e4) == 1  # theta measured light, no heavy frame since
+    finally:
+        engine.shutdown()
+        torch.set_num_threads(before)
 
 
 def test_no_exact_frame_follows_a_coarse_one_once_none_is_coming(qtbot, monkeypatch):

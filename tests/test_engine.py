@@ -204,6 +204,23 @@ def test_compute_gets_the_engine_device(qtbot, engine):
     assert seen == [torch.device("cpu")]
 
 
+def test_a_light_request_computes_on_one_cpu_thread_and_the_others_on_all(qtbot):
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)  # what the engine finds: its requests not light run on two
+    engine = Engine("cpu")
+    seen: list[int] = []
+    try:
+        for step, light in enumerate((True, False, True, False)):
+            with qtbot.waitSignal(engine.frame_drawn):
+                engine.submit(
+                    "ch", lambda p, d: torch.get_num_threads(), step, seen.append, light=light
+                )
+    finally:
+        engine.shutdown()
+        torch.set_num_threads(before)
+    assert seen == [1, 2, 1, 2]
+
+
 def test_devices():
     assert available_devices()[-1] == "cpu"
     assert default_device() == available_devices()[0]

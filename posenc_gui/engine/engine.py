@@ -53,6 +53,7 @@ class Request:
     compute: Compute
     params: Any
     device: str
+    light: bool = False  # expected to compute within a few ms: on one CPU thread
 
 
 class _PendingRequests:
@@ -164,11 +165,18 @@ class _Worker(QObject):
     def __init__(self, pending: _PendingRequests) -> None:
         super().__init__()
         self.pending = pending
+        self.threads = torch.get_num_threads()  # for requests not light
         self.serving = threading.Thread(target=self._serve, name="posenc-engine", daemon=True)
         _WORKERS.add(self)
 
     def _serve(self) -> None:
         while (request := self.pending.take()) is not None:
+            # A light request on one thread: torch's other CPU threads spin for several ms
+            # after each operation before they sleep (GNU OpenMP), on two cores right when the
+            # GUI thread draws the frame. Set here: OpenMP's count is each thread's own.
+            threads = 1 if request.light else self.threads
+            if torch.get_num_threads() != threads:
+                torch.set_num_threads(threads)
             start = time.perf_counter()
             result, error, out_of_memory = None, "", False
             try:
@@ -249,19 +257,26 @@ class Engine(QObject):
             self.device_changed.emit(name)
 
     def submit(
-        self, channel: str, compute: Compute, params: Any, on_frame: Callable[[Any], None]
+        self,
+        channel: str,
+        compute: Compute,
+        params: Any,
+        on_frame: Callable[[Any], None],
+        *,
+        light: bool = False,
     ) -> int:
         """Ask for ``compute(params, device)``; returns the request id (the one already coming
         when it is the same request). The frame drawn last, asked for again (a view's window
         that moved and came back), is delivered again without computing it: the same result
-        object, so that a drawer can tell it is on screen already. Never blocks."""
+        object, so that a drawer can tell it is on screen already. A ``light`` request (one
+        expected to take a few ms) computes on one CPU thread. Never blocks."""
         same = self._on_frame.get(channel) == on_frame
         if same and self.is_coming(channel):
             coming = self._coming[channel]
             if (coming.compute, coming.params) == (compute, params):
                 return coming.id
         self._next_id += 1
-        request = Request(self._next_id, channel, compute, params, self._device)
+        request = Request(self._next_id, channel, compute, params, self._device, light)
         self._latest[channel] = request.id
         self._coming[channel] = request
         self._on_frame[channel] = on_frame

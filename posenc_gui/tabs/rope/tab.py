@@ -278,8 +278,12 @@ class RopeTab(Tab):
         self.note("rotation", self._rotation_pairs()[1])
         if self.is_behind():
             return  # the window asks for the frames when the tab comes to the front
-        self.engine.submit(
-            "rope.rotation", compute_rotation, self.rotation_request(), self.draw_rotation
+        self.engine.submit(  # a few pairs at a few positions: light at any size
+            "rope.rotation",
+            compute_rotation,
+            self.rotation_request(),
+            self.draw_rotation,
+            light=True,
         )
 
     def _rotation_pairs(self) -> tuple[list[int], str]:
