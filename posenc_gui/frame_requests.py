@@ -11,7 +11,9 @@ kept): the longer of its last CHANGE_MEMORY exact frames at these sizes, so that
 control stays exact beside a heavy one; a change not seen at these sizes expects the longest
 of the tab's last HEAVY_MEMORY exact frames at these sizes or smaller ones. A request equal to
 the exact one being computed on the same device (a control that changed none of its
-parameters) leaves that computation running.
+parameters) leaves that computation running. A change whose own last frames at these sizes
+computed within LIGHT_BELOW_MS, on a tab with no frame over LIGHT_TAB_BELOW_MS of late, is
+computed light: on one CPU thread (``Engine.submit``).
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ How a slider move becomes a frame:
 2. If the worker is busy, the request waits in the pending slot of its channel, replacing any
    older one there: a replaced request is never computed.
 3. Worker thread: takes the waiting requests one by one — the preferred channel's (the visible
-   tab's) first, then the newest — runs ``compute(params, device)`` and emits the result (or the
-   error) with the time it took.
+   tab's) first, then the newest — runs ``compute(params, device)`` (a light request on one CPU
+   thread) and emits the result (or the error) with the time it took.
    A computation calls ``checkpoint(done)`` between its chunks of work: once a newer request
    of its channel waits (or the engine stops), it ends there instead of finishing; otherwise
    the share ``done`` reaches the GUI thread as ``progress``.
