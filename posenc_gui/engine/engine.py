@@ -166,6 +166,7 @@ class _Worker(QObject):
         super().__init__()
         self.pending = pending
         self.threads = torch.get_num_threads()  # for requests not light
+        self._threads_set = 0  # what this thread last set (OpenMP's count is each thread's)
         self.serving = threading.Thread(target=self._serve, name="posenc-engine", daemon=True)
         _WORKERS.add(self)
 
@@ -173,10 +174,11 @@ class _Worker(QObject):
         while (request := self.pending.take()) is not None:
             # A light request on one thread: torch's other CPU threads spin for several ms
             # after each operation before they sleep (GNU OpenMP), on two cores right when the
-            # GUI thread draws the frame. Set here: OpenMP's count is each thread's own.
+            # GUI thread draws the frame.
             threads = 1 if request.light else self.threads
-            if torch.get_num_threads() != threads:
+            if threads != self._threads_set:
                 torch.set_num_threads(threads)
+                self._threads_set = threads
             start = time.perf_counter()
             result, error, out_of_memory = None, "", False
             try:
