@@ -27,6 +27,7 @@ from posenc_gui.choices import (
     parse_size,
     preset_names,
 )
+from posenc_gui.collector import without_collector
 from posenc_gui.files import check_writable_folder, parse_json, read_file
 
 EXAMPLES = """\
@@ -197,7 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv[1:] if export else argv, export=export)
     if args.list_views:
         return list_views()
-    from posenc_gui.run import run
+    with without_collector():  # torch, Qt and pyqtgraph import (see posenc_gui.collector)
+        from posenc_gui.run import run
 
     return run(args)
 

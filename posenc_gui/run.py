@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from posenc_gui.app import application, quiet_platform_messages
 from posenc_gui.choices import SHARED_RANGES
+from posenc_gui.collector import without_collector
 from posenc_gui.control_settings import apply_settings
 from posenc_gui.engine import check_device
 from posenc_gui.export import export_view
@@ -166,8 +167,8 @@ def _headless(app: QApplication, window: MainWindow, args: argparse.Namespace) -
     return _after_first_frame(app, window, write_and_say)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Do what ``args`` (from ``cli.parse_args``) ask; returns the process exit code."""
+def _start(args: argparse.Namespace) -> tuple[QApplication, MainWindow] | int:
+    """The app and its window on screen, as ``args`` ask; or the exit code of a refusal."""
     headless = args.export or args.screenshot
     if args.export:  # no window on screen by design
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -196,7 +197,18 @@ def run(args: argparse.Namespace) -> int:
     if args.export:  # room for every view: figures at about 800 × 600 whatever the page's grid
         window.resize(EXPORT_WINDOW_SIZE)
     window.show()
-    if headless:
+    return app, window
+
+
+def run(args: argparse.Namespace) -> int:
+    """Do what ``args`` (from ``cli.parse_args``) ask; returns the process exit code."""
+    with without_collector():  # the window is built (see posenc_gui.collector)
+        started = _start(args)
+    if isinstance(started, int):
+        return started
+    app, window = started
+    del started  # no reference to the window but keep_until_closed's (below)
+    if args.export or args.screenshot:
         return _headless(app, window, args)
     window.remember = True  # only a session that started cleanly is kept
     keep_until_closed(window)

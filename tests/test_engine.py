@@ -392,7 +392,7 @@ def test_what_draws_a_frame_is_released_on_the_gui_thread(qtbot, engine):
 def test_cycles_are_collected_on_the_gui_thread_only(qtbot, engine):
     import gc
 
-    from posenc_gui.engine.collect import COLLECT_EVERY_S
+    from posenc_gui.collector import COLLECT_EVERY_S
 
     collected_on = []
 

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from posenc_gui.bench import LAUNCHED
 from posenc_gui.bench.baselines import contents, page_floor, percentile, seed_redraw
 from posenc_gui.bench.steps import Step, scripted_steps
+from posenc_gui.collector import without_collector
 
 SIZES = ((512, 512, 128), (131_072, 4096, 128), (1 << 20, 16384, 1024))
 FRAME_TIMEOUT_S = 60.0
@@ -290,15 +291,16 @@ def run(
 ) -> dict:
     """Measure every page of ``tabs`` (default: all) at each size; the report's data."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtWidgets import QWidget
+    with without_collector():  # as the app starts (posenc_gui.collector)
+        from PySide6.QtWidgets import QWidget
 
-    from posenc_gui.app import application
-    from posenc_gui.window import MainWindow
+        from posenc_gui.app import application
+        from posenc_gui.window import MainWindow
 
-    app = application()
-    window = MainWindow(device=device)
-    window.resize(1500, 950)
-    window.show()
+        app = application()
+        window = MainWindow(device=device)
+        window.resize(1500, 950)
+        window.show()
     bench = Bench(window, app)
     first = bench.wait_frame("absolute", 0)
     first_frame_s = time.perf_counter() - LAUNCHED if first else float("nan")

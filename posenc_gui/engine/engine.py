@@ -34,7 +34,7 @@ import torch
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
 
 from posenc_gui.cancel import Superseded, running
-from posenc_gui.engine.collect import collect_garbage_on_this_thread
+from posenc_gui.collector import collect_garbage_on_this_thread
 from posenc_gui.engine.device import check_device, default_device
 from posenc_gui.engine.memory import release_freed_memory
 
