@@ -9,7 +9,7 @@ own threshold (pyqtgraph's ``GarbageCollector``).
 
 Importing torch, Qt and pyqtgraph and building the window make about 300,000 objects that live
 as long as the app. A full pass walks them all: three passes during start-up (140–200 ms of the
-first frame on 2 CPUs), then one every few minutes of use (50–80 ms with the interface frozen).
+first frame on 2 CPUs), then one about every two minutes of use (100 ms, the interface frozen).
 So start-up runs without collection, and then freezes what it made out of every later pass
 (``gc.freeze``).
 """
