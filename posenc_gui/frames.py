@@ -24,22 +24,25 @@ def runs_on(window: Window, device: torch.device) -> tuple[torch.Tensor, torch.T
     return starts.to(device), counts.to(device)
 
 
-ROW_CHUNK = 128  # rows of a heavy view between two checkpoints: ~15 ms at 2^20 × 16,384
+CHUNK_CELLS = 2**20  # a heavy view's work between two checkpoints: ~15 ms (at 2^20 × 16,384,
+# 128 rows of 8,192 frequencies); a small view is one chunk, as each costs ~0.3 ms of calls
 
 
 def by_row_chunks(
     rows: tuple[torch.Tensor, torch.Tensor],
+    width: int,
     compute: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
 ) -> torch.Tensor:
-    """``compute(starts, counts)`` of the row runs ``rows``, ROW_CHUNK rows at a time and
-    concatenated: a checkpoint after each chunk stops a superseded request and reports the
-    share of rows done."""
+    """``compute(starts, counts)`` of the row runs ``rows`` (each ``width`` cells of work),
+    ``CHUNK_CELLS`` cells at a time and concatenated: a checkpoint after each chunk stops a
+    superseded request and reports the share of rows done."""
     starts, counts = rows
+    chunk_rows = max(1, CHUNK_CELLS // width)
     parts = []
-    for first in range(0, len(starts), ROW_CHUNK):
-        chunk = slice(first, first + ROW_CHUNK)
+    for first in range(0, len(starts), chunk_rows):
+        chunk = slice(first, first + chunk_rows)
         parts.append(compute(starts[chunk], counts[chunk]))
-        checkpoint(min(1.0, (first + ROW_CHUNK) / len(starts)))
+        checkpoint(min(1.0, (first + chunk_rows) / len(starts)))
     return torch.cat(parts)
 
 

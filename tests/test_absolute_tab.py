@@ -316,7 +316,8 @@ def test_the_busy_sign_counts_the_percent_of_a_chunked_frame(window, qtbot, monk
     import posenc_gui.frames
 
     tab = window.tab("absolute")
-    monkeypatch.setattr(posenc_gui.frames, "ROW_CHUNK", 8)  # many chunks of a small table
+    frequencies = window.parameters.d_model.value() // 2
+    monkeypatch.setattr(posenc_gui.frames, "CHUNK_CELLS", 8 * frequencies)  # 8 rows a chunk
     slowed = posenc_gui.frames.checkpoint
 
     def slow_checkpoint(done=None):

@@ -70,6 +70,7 @@ def _table(
     columns = runs_on(cols, device)
     table = by_row_chunks(
         runs_on(rows, device),
+        d_model // 2,  # frequencies
         lambda starts, counts: sinusoidal.block_mean_table(
             starts, counts, *columns, d_model, theta, layout=layout, dtype=VIEW_DTYPE
         ),

@@ -202,6 +202,7 @@ def _relative_table(
     columns = runs_on(channels, device)
     table = by_row_chunks(
         runs_on(shifted(keys, -i), device),
+        d_model // 2,  # frequencies
         lambda starts, counts: sinusoidal.block_mean_table(
             starts, counts, *columns, d_model, theta, dtype=VIEW_DTYPE
         ),
