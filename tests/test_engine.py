@@ -368,6 +368,28 @@ def test_freed_memory_goes_back_to_the_system_after_each_computation(qtbot, engi
     assert trims_after == [1]  # once, after the result was sent
 
 
+def test_the_heap_is_trimmed_only_once_it_keeps_much_freed_memory(monkeypatch):
+    """Trimmed pages are faulted back in by the next frame: a small frame's few freed
+    megabytes stay; the heap is trimmed once it keeps more than TRIM_ABOVE_BYTES."""
+    import platform
+
+    from posenc_gui.engine import memory
+
+    if platform.system() == "Linux" and platform.libc_ver()[0] == "glibc":
+        assert isinstance(memory.freed_bytes(), int)  # glibc's mallinfo2, found by ctypes
+    trims: list[int] = []
+    monkeypatch.setattr(memory, "_malloc_trim", lambda: trims.append)
+    monkeypatch.setattr(memory, "freed_bytes", lambda: 5 * 2**20)  # a frame at 512 leaves 5 MB
+    memory.release_freed_memory()
+    assert trims == []
+    monkeypatch.setattr(memory, "freed_bytes", lambda: memory.TRIM_ABOVE_BYTES + 1)
+    memory.release_freed_memory()
+    assert trims == [0]  # malloc_trim(0)
+    monkeypatch.setattr(memory, "freed_bytes", lambda: None)  # no mallinfo2: as before it
+    memory.release_freed_memory()
+    assert trims == [0, 0]
+
+
 def test_what_draws_a_frame_is_released_on_the_gui_thread(qtbot, engine):
     # The worker never holds what draws a frame (a tab's Qt objects, in the app): were its
     # reference the last, those objects would be destroyed on the worker thread.
