@@ -168,6 +168,29 @@ def test_wider_tick_labels_widen_the_axis_before_the_view_paints(qtbot):
     assert count.paints == 1  # not painted, re-laid out for its labels, then painted again
 
 
+def test_curves_equal_to_those_drawn_last_are_neither_drawn_nor_painted_again(qtbot):
+    """A frame hands each view of its page its data; where it did not change (equal arrays,
+    new objects, NaN where NaN was), the view lays nothing out and paints nothing."""
+    view = shown_view(qtbot, 500, 300)
+    x, y = np.arange(10.0), np.r_[np.nan, np.arange(9.0)]
+
+    def frame(values: np.ndarray, **options) -> None:
+        view.set_curves([Curve("a", x.copy(), values.copy())], x_extent=(0, 10), **options)
+        settle([view])  # what a tab does after drawing a frame
+        qtbot.wait(150)
+
+    frame(y)
+    count = PaintCount()
+    QGraphicsView.viewport(view).installEventFilter(count)
+    frame(y)
+    assert count.paints == 0
+    frame(y + 1)
+    assert count.paints == 1
+    np.testing.assert_array_equal(view.curve_items[0].getData()[1], y + 1)
+    frame(y + 1, lines=[Line(3.0, "x = 3")])  # the same curves, a line more
+    assert count.paints == 2 and len(view.lines) == 1
+
+
 def test_markers_are_rendered_once_however_many_frames_are_drawn(qtbot):
     view = CurvesView("t", "x", "y")
     qtbot.addWidget(view)

@@ -35,6 +35,35 @@ def test_signed_data_is_centred_on_the_diverging_map_one_sided_data_sequential(q
     assert view.colorbar.levels() == (0.0, 1.0)
 
 
+def test_data_equal_to_that_drawn_last_is_neither_drawn_nor_painted_again(qtbot):
+    """A frame hands each view of its page its data; where it did not change (equal arrays,
+    new objects, NaN where NaN was), the view paints nothing."""
+    from PySide6.QtWidgets import QGraphicsView
+
+    from tests.paint_count import PaintCount
+
+    view = HeatmapView("t", "x", "y", "v")
+    qtbot.addWidget(view)
+    view.resize(500, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    values = np.array([[1.0, -2.0], [3.0, np.nan]])
+    view.set_data(values.copy())
+    qtbot.wait(150)
+    count = PaintCount()
+    QGraphicsView.viewport(view).installEventFilter(count)
+    view.set_data(values.copy())
+    qtbot.wait(150)
+    assert count.paints == 0
+    view.set_data(values.copy(), levels=(-5.0, 5.0))  # the same values, other levels
+    qtbot.wait(150)
+    assert count.paints == 1 and view.colorbar.levels() == (-5.0, 5.0)
+    view.set_data(values * 2, levels=(-5.0, 5.0))
+    qtbot.wait(150)
+    assert count.paints == 2
+    np.testing.assert_array_equal(view.image.image, values * 2)
+
+
 def test_a_cyclic_view_keeps_its_map(qtbot):
     view = HeatmapView("t", "x", "y", "angle", colormap_role=CYCLIC)
     qtbot.addWidget(view)

@@ -16,6 +16,7 @@ from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.legend import add_legend, fit_legend, remove_entry, rename_entry
 from posenc_gui.views.reference_line import ReferenceLine
 from posenc_gui.views.style import current_look
+from posenc_gui.views.unchanged import same_input
 from posenc_gui.views.viewport import Viewport
 
 MAX_READ_CURVES = 8  # curves named in a hover readout
@@ -59,6 +60,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._band_keys: list[tuple[str, int]] = []
         self._line_keys: list[tuple[bool, int]] = []
         self._log = self._next_log = (False, False)  # the axes drawn, and from the next curves
+        self._drawn: tuple[object, ...] | None = None  # what set_curves drew last
         self._styles: list[Style | None] = []  # how each curve item is drawn now
         self._ticks: tuple[tuple[str, ...] | None, tuple[str, ...] | None] = (None, None)
         self._legend_shown = legend
@@ -114,6 +116,11 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         curves are a window of data over that x range: x keeps the user's zoom (see
         ``x_window``) and only y fits the data.
         """
+        given: tuple[object, ...] = (curves, bands, lines, spans, x_labels, y_labels, x_extent)
+        given += (self._next_log, current_look())
+        if same_input(given, self._drawn):
+            return  # nothing to draw anew (see posenc_gui.views.unchanged)
+        self._drawn = given
         self._apply_log()  # the axes these curves are for
         # Items are kept and updated where the same kinds come again (a new frame of the same
         # view): creating pyqtgraph items costs more than drawing a frame's data, and styling

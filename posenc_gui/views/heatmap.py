@@ -13,6 +13,7 @@ from posenc_gui.encodings.window import Window
 from posenc_gui.views.axes import CompactAxis, fit_height, style_plot
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.style import CYCLIC, DIVERGING, SEQUENTIAL, colormap, current_look, tick_font
+from posenc_gui.views.unchanged import same_input
 from posenc_gui.views.viewport import Viewport
 
 MASK_RGBA = np.array([200, 200, 200, 255])
@@ -60,6 +61,7 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         # above and below it) narrows the figure to the image instead (``_hug_image``).
         self.plot.vb.setAspectLocked(square)
         self._aspect = 1.0  # the whole array's width over its height, in cells
+        self._drawn: tuple[object, ...] | None = None  # what set_data drew last
         self._rooms = _rooms_around(self.ci.layout, self.plot) if square else []
         self.plot.titleLabel.wrap_in_figure = square
         self.image = pg.ImageItem(axisOrder="row-major")
@@ -126,6 +128,10 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         of it (default: the edges' end). ``levels`` default to ``±max|values|`` (centred for the
         diverging colormap); ``row_labels`` replace the left axis ticks (one per row).
         """
+        given = (values, x_edges, y_edges, levels, row_labels, extent, current_look())
+        if same_input(given, self._drawn):
+            return  # nothing to draw anew (see posenc_gui.views.unchanged)
+        self._drawn = given
         rows, cols = values.shape
         # edges and labels together: a range change below redraws the ticks from both
         self.x_edges, self.y_edges = _edges(x_edges, cols), _edges(y_edges, rows)
