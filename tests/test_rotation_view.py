@@ -68,3 +68,17 @@ def test_the_circle_and_range_follow_the_vector_s_length(view):
         np.testing.assert_allclose(np.hypot(x, y), radius)
         (x0, x1), (y0, y1) = plot.vb.targetRange()
         assert (x0, x1, y0, y1) == pytest.approx(1.15 * radius * np.array([-1, 1, -1, 1]))
+
+
+def test_panels_equal_to_those_drawn_last_are_not_painted_again(view, qtbot):
+    draw(view, 10_000.0)
+    qtbot.wait(100)
+    count = PaintCount()
+    view.viewport().installEventFilter(count)
+    draw(view, 10_000.0)  # equal panels, new objects: a control of another view moved
+    qtbot.wait(150)
+    assert count.paints == 0
+    view.set_panels([RotationPanel("pair 0", TRAIL * 2.0)])
+    settle([view])
+    qtbot.wait(150)
+    assert count.paints == 1 and len(view.panels) == 1

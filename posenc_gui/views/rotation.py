@@ -11,6 +11,7 @@ import pyqtgraph as pg
 
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.style import current_look, pen, set_title, wrap_title
+from posenc_gui.views.unchanged import same_input
 
 CIRCLE = np.exp(1j * np.linspace(0, 2 * np.pi, 181))
 
@@ -37,10 +38,15 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
         # each panel's radius drawn: its circle and range are set only when it changes (θ and
         # the position turn the vector, not its length; a third of a frame's draw)
         self._radius: dict[pg.PlotItem, float] = {}
+        self._drawn: tuple[object, ...] | None = None  # what set_panels drew last
 
     @when_shown
     def set_panels(self, panels: Sequence[RotationPanel]) -> None:
         """Draw one panel per entry, left to right, top to bottom."""
+        given = (panels, current_look())
+        if same_input(given, self._drawn):
+            return  # nothing to draw anew (see posenc_gui.views.unchanged)
+        self._drawn = given
         if len(panels) != len(self.panels):
             self._lay_out(len(panels))
         for (plot, circle, trail, shaft, head), panel in zip(self.panels, panels, strict=True):
