@@ -44,14 +44,19 @@ def _malloc_trim() -> Callable[[int], int] | None:
     return getattr(_libc(), "malloc_trim", None)  # not glibc: none
 
 
+@functools.cache
+def _mallinfo2() -> Callable[[], _MallInfo2] | None:
+    mallinfo2 = getattr(_libc(), "mallinfo2", None)  # glibc 2.33 and later
+    if mallinfo2 is not None:
+        mallinfo2.restype = _MallInfo2
+    return mallinfo2
+
+
 def freed_bytes() -> int | None:
     """Bytes freed but kept by the heap, all threads' arenas (glibc's ``mallinfo2``); None
     where it cannot tell."""
-    mallinfo2 = getattr(_libc(), "mallinfo2", None)
-    if mallinfo2 is None:
-        return None
-    mallinfo2.restype = _MallInfo2
-    return int(mallinfo2().fordblks)
+    mallinfo2 = _mallinfo2()
+    return None if mallinfo2 is None else int(mallinfo2().fordblks)
 
 
 def release_freed_memory() -> None:

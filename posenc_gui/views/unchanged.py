@@ -13,19 +13,25 @@ from typing import Any
 
 import numpy as np
 
+# integers as wide as each float: floats compared bit for bit, so a NaN where one was drawn
+# counts as the same at a plain comparison's cost (a NaN-aware one is ~10× slower: 0.9 ms for
+# 1000 × 700, on the GUI thread, for every changed heatmap)
+_BITS = {2: np.int16, 4: np.int32, 8: np.int64}
+
 
 def same_input(one: Any, other: Any) -> bool:
-    """Equal drawing inputs: arrays by value (the same object at once; NaN equal to NaN),
+    """Equal drawing inputs: arrays by value (the same object at once; floats bit for bit),
     dataclasses field by field, lists and tuples item by item, anything else by ``==``."""
     if one is other:
         return True
     if isinstance(one, np.ndarray) or isinstance(other, np.ndarray):
-        return (
-            isinstance(one, np.ndarray)
-            and isinstance(other, np.ndarray)
-            and one.shape == other.shape
-            and one.dtype == other.dtype
-            and np.array_equal(one, other, equal_nan=np.issubdtype(one.dtype, np.inexact))
+        if not (isinstance(one, np.ndarray) and isinstance(other, np.ndarray)):
+            return False
+        if one.shape != other.shape or one.dtype != other.dtype:
+            return False
+        bits = _BITS.get(one.dtype.itemsize) if one.dtype.kind == "f" else None
+        return bool(
+            np.array_equal(one.view(bits), other.view(bits)) if bits else np.array_equal(one, other)
         )
     if dataclasses.is_dataclass(one) and not isinstance(one, type):
         return type(one) is type(other) and all(
