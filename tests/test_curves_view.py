@@ -152,6 +152,26 @@ def test_the_left_axis_grows_at_once_and_gives_back_room_once_quiet(qtbot):
     assert axis.width() <= narrow  # then given back
 
 
+def test_an_axis_keeps_its_room_while_frames_come_even_frames_that_change_nothing(qtbot):
+    from posenc_gui.views.axes import SHRINK_AFTER_MS
+    from posenc_gui.views.deferred import settle
+
+    view = shown_view(qtbot, 500, 300)
+    axis = view.plot.getAxis("left")
+    x = np.arange(10.0)
+    view.set_curves([Curve("a", x, 1 + x * 1e-6)])  # labels 1.000002 …: a wide axis
+    qtbot.wait(50)
+    wide = axis.width()
+    view.set_curves([Curve("a", x, x)])  # labels 0, 2, 4 …: room to give back
+    qtbot.wait(50)
+    for _ in range(2 * SHRINK_AFTER_MS // 200):  # a page's frames, this view's data the same
+        view.set_curves([Curve("a", x, x)])
+        settle([view])
+        qtbot.wait(200)
+        assert axis.width() == wide  # no re-layout, no second paint, mid-drag
+    qtbot.waitUntil(lambda: axis.width() < wide, timeout=SHRINK_AFTER_MS + 1000)
+
+
 def test_wider_tick_labels_widen_the_axis_before_the_view_paints(qtbot):
     view = shown_view(qtbot, 500, 300)
     axis = view.plot.getAxis("left")

@@ -39,14 +39,20 @@ class CompactAxis(pg.AxisItem):
 
     def _updateMaxTextSize(self, x: int) -> None:
         """Called from each paint with the room its labels need: grown at once (no label is
-        ever cut), given back SHRINK_AFTER_MS after the last paint that needed less. While a
-        control moves, labels a little narrower, then wider again, would otherwise re-lay the
-        view out and paint it twice a frame."""
+        ever cut), given back once SHRINK_AFTER_MS passed with no frame (``hold_room``) after
+        a paint that needed less. While a control moves, labels a little narrower, then wider
+        again, would otherwise re-lay the view out and paint it twice a frame."""
         self._needed = x
         if x > self._room():
             self._shrink.stop()
             self._set_room(x)
         elif x < self._room() - ROOM_SLACK_PX:
+            self._shrink.start()
+
+    def hold_room(self) -> None:
+        """A frame came to the view: room to give back waits for SHRINK_AFTER_MS of quiet again.
+        Else a view a control leaves unchanged would re-lay itself out and paint mid-drag."""
+        if self._shrink.isActive():
             self._shrink.start()
 
     def prepare_labels(self) -> None:

@@ -66,9 +66,12 @@ def settle(views: Iterable[object]) -> None:
     shown = [view for view in views if isinstance(view, pg.GraphicsView) and view.isVisible()]
     for view in shown:
         view.scene().prepareForPaint()
-    for view in shown:  # tick labels of the fitted ranges: room they need, before the layout
+    # tick labels of the fitted ranges: room they need, before the layout (room an axis
+    # would give back waits: a frame came)
+    for view in shown:
         for item in view.scene().items():
             if isinstance(item, CompactAxis):
+                item.hold_room()
                 item.prepare_labels()
     # The layout requests a frame posted: a plot's own grid first, then the grid holding the
     # plot if that changed its size (Qt leaves requests posted meanwhile for the next pass).
