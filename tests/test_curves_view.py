@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QGraphicsView
 
 from posenc_gui.views import Band, Curve, CurvesView, Line, Span
 from posenc_gui.views.deferred import settle
+from tests.label_sets import label_sets
 from tests.paint_count import PaintCount
 from tests.text_boxes import drawn_tick_labels
 
@@ -154,7 +155,6 @@ def test_the_left_axis_grows_at_once_and_gives_back_room_once_quiet(qtbot):
 
 def test_an_axis_keeps_its_room_while_frames_come_even_frames_that_change_nothing(qtbot):
     from posenc_gui.views.axes import SHRINK_AFTER_MS
-    from posenc_gui.views.deferred import settle
 
     view = shown_view(qtbot, 500, 300)
     axis = view.plot.getAxis("left")
@@ -170,6 +170,19 @@ def test_an_axis_keeps_its_room_while_frames_come_even_frames_that_change_nothin
         qtbot.wait(200)
         assert axis.width() == wide  # no re-layout, no second paint, mid-drag
     qtbot.waitUntil(lambda: axis.width() < wide, timeout=SHRINK_AFTER_MS + 1000)
+
+
+def test_a_new_range_with_the_same_tick_labels_sets_no_axis_label_anew(qtbot):
+    view = shown_view(qtbot, 500, 300)
+    x = np.arange(10.0)
+    view.set_curves([Curve("a", x, x)])
+    qtbot.wait(50)
+    sets = label_sets(view.plot)
+    view.set_curves([Curve("a", x, x + 0.5)])  # y moves; its labels stay 0, 2, 4 …
+    settle([view])
+    qtbot.wait(50)
+    assert view.plot.vb.viewRange()[1][1] > 9.5
+    assert sets == []  # hidden axes (top, right) included
 
 
 def test_wider_tick_labels_widen_the_axis_before_the_view_paints(qtbot):

@@ -13,6 +13,7 @@ from posenc_gui.export import export_view
 from posenc_gui.views import HeatmapView
 from posenc_gui.views.axes import SHRINK_AFTER_MS
 from posenc_gui.views.style import CYCLIC, colormap
+from tests.label_sets import label_sets
 from tests.text_boxes import drawn_tick_labels
 
 
@@ -33,6 +34,22 @@ def test_signed_data_is_centred_on_the_diverging_map_one_sided_data_sequential(q
     np.testing.assert_array_equal(lut(view), colormap("diverging").getLookupTable(nPts=8))
     view.set_data(np.array([[0.5, 0.5]]), levels=(0.0, 1.0))  # the caller's levels stay
     assert view.colorbar.levels() == (0.0, 1.0)
+
+
+def test_new_levels_set_no_axis_label_anew(qtbot):
+    view = HeatmapView("t", "x", "y", "v")
+    qtbot.addWidget(view)
+    view.resize(600, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    data = np.arange(64.0).reshape(8, 8)
+    view.set_data(data)
+    qtbot.wait(50)
+    of_plot, of_bar = label_sets(view.plot), label_sets(view.colorbar)
+    view.set_data(data + 10)  # the colorbar's range moves, its tick labels as wide
+    qtbot.wait(50)
+    assert view.colorbar.levels() == (10.0, 73.0)
+    assert of_plot == of_bar == []  # hidden axes included
 
 
 def test_data_equal_to_that_drawn_last_is_neither_drawn_nor_painted_again(qtbot):

@@ -7,6 +7,7 @@ import pytest
 
 from posenc_gui.views.deferred import settle
 from posenc_gui.views.rotation import RotationPanel, RotationView
+from tests.label_sets import label_sets
 from tests.paint_count import PaintCount
 
 TRAIL = np.array([[1.0, 0.0], [0.6, 0.8]])
@@ -82,3 +83,13 @@ def test_panels_equal_to_those_drawn_last_are_not_painted_again(view, qtbot):
     settle([view])
     qtbot.wait(150)
     assert count.paints == 1 and len(view.panels) == 1
+
+
+def test_a_longer_vector_sets_no_axis_label_anew(view, qtbot):
+    view.set_panels([RotationPanel("pair 0", TRAIL)])
+    qtbot.wait(50)
+    sets = label_sets(view.panels[0][0])
+    view.set_panels([RotationPanel("pair 0", TRAIL * 2.0)])  # a new range
+    qtbot.wait(50)
+    assert view.panels[0][0].vb.targetRange()[0][1] == pytest.approx(2.3)
+    assert sets == []  # its axes are all hidden: no text to lay out

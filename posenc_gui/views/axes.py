@@ -226,7 +226,15 @@ def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> Non
         axis = plot.getAxis(side)
         axis.setLabel(label, **{"font-size": current_look().font_size(11)})
         axis.setTickFont(tick_font())
-        axis.enableAutoSIPrefix(False)  # "×0.001" scaling confuses more than it helps
+    without_si_prefixes(plot)
     plot.showGrid(x=True, y=True, alpha=0.15)
     for side in ("bottom", "left"):  # the axes draw the grid: behind the data, not over it
         plot.getAxis(side).setZValue(-1)
+
+
+def without_si_prefixes(plot: pg.PlotItem) -> None:
+    """No axis of ``plot`` scales its values by an SI prefix: "×0.001" confuses more than it
+    helps, and an axis that has one sets its label's HTML anew at each change of its range,
+    hidden axes too (a few a frame)."""
+    for side in plot.axes:
+        plot.getAxis(side).enableAutoSIPrefix(False)

@@ -10,7 +10,7 @@ from PySide6.QtCore import QPointF, QRectF, Signal
 from PySide6.QtWidgets import QGraphicsGridLayout, QGraphicsWidget, QSizePolicy
 
 from posenc_gui.encodings.window import Window
-from posenc_gui.views.axes import CompactAxis, fit_height, style_plot
+from posenc_gui.views.axes import CompactAxis, fit_height, style_plot, without_si_prefixes
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.style import CYCLIC, DIVERGING, SEQUENTIAL, colormap, current_look, tick_font
 from posenc_gui.views.unchanged import same_input
@@ -176,6 +176,7 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         axis.unlinkFromView()
         axis.setRange(*bar.values)
         axis.setTickFont(tick_font())
+        without_si_prefixes(bar)
 
     def resizeEvent(self, event: pg.QtGui.QResizeEvent) -> None:
         if self._rooms and event.oldSize().isValid():

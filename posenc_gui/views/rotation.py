@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 
+from posenc_gui.views.axes import without_si_prefixes
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.style import current_look, pen, set_title, wrap_title
 from posenc_gui.views.unchanged import same_input
@@ -81,6 +82,7 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
         plot.setMouseEnabled(x=False, y=False)
         plot.hideAxis("left")  # the circle is the scale; axes would crowd the small multiples
         plot.hideAxis("bottom")
+        without_si_prefixes(plot)
         circle = plot.plot(pen=pg.mkPen(current_look().muted, width=1))
         trail = plot.plot(pen=pen(6))
         shaft = plot.plot(pen=pen(2, width=3))
