@@ -224,6 +224,38 @@ def test_curves_equal_to_those_drawn_last_are_neither_drawn_nor_painted_again(qt
     assert count.paints == 2 and len(view.lines) == 1
 
 
+def test_a_frame_hands_pyqtgraph_only_the_curves_and_bands_that_changed(qtbot):
+    """Compare draws a curve per encoding and a control moves one of them: the others, and
+    a band whose edges stayed, are left as drawn (new objects, equal values)."""
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    x = np.arange(10.0)
+
+    def frame(a: np.ndarray, spread: float) -> None:
+        view.set_curves(
+            [Curve("a", x.copy(), a.copy()), Curve("b", x.copy(), x * 2)],
+            bands=[Band("spread", x.copy(), x - spread, x + spread)],
+        )
+
+    frame(x, 1.0)
+    handed: list[str] = []
+    for item in view.curve_items:
+        original = item.setData
+        item.setData = lambda *args, item=item, original=original, **kwargs: (
+            handed.append(item.name()),
+            original(*args, **kwargs),
+        )
+    fill = view.bands[0][1]
+    outline = fill.updatePath
+    fill.updatePath = lambda: (handed.append("band"), outline())
+    frame(x + 1, 1.0)
+    assert handed == ["a"]
+    np.testing.assert_array_equal(view.curve_items[0].getData()[1], x + 1)
+    frame(x + 1, 2.0)
+    assert handed == ["a", "band"]  # made once, when its second edge came
+    np.testing.assert_array_equal(fill.curves[1].getData()[1], x + 2)
+
+
 def test_markers_are_rendered_once_however_many_frames_are_drawn(qtbot):
     view = CurvesView("t", "x", "y")
     qtbot.addWidget(view)

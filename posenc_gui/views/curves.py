@@ -172,11 +172,13 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._band_keys = [(band.name, band.color) for band in bands]
         for index, (item, curve) in enumerate(zip(self.curve_items, curves, strict=True)):
             style = style_of(curve, index)
-            if style == self._styles[index]:
-                item.setData(curve.x, curve.y)
-            else:
+            if style != self._styles[index]:
                 draw_styled(item, curve, style)
                 self._styles[index] = style
+            # a curve as drawn is left as it is: a control often changes a few curves of many
+            # (Compare: one encoding's), and each handed anew costs pyqtgraph ~0.3 ms
+            elif not same_input((curve.x, curve.y), item.getOriginalDataset()):
+                item.setData(curve.x, curve.y)
         if [(line.vertical, line.color) for line in lines] == self._line_keys:
             for reference, line in zip(self.lines, lines, strict=True):
                 # each set re-lays the label's text out: only what changed
@@ -296,6 +298,8 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
     def _update_band(self, fill: pg.FillBetweenItem, band: Band) -> None:
         x, low_y, high_y = self._band_data(band)
         low, high = fill.curves
+        if same_input((x, low_y, high_y), (low.xData, low.yData, high.yData)):
+            return  # as drawn: its outline (~1 ms) is not made again
         low.blockSignals(True)  # the fill's outline is made once, when the second one changes
         low.setData(x, low_y)
         low.blockSignals(False)
