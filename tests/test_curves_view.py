@@ -438,6 +438,26 @@ def test_a_label_hangs_at_the_end_of_its_line_the_points_leave_free(qtbot, light
     assert all(line.label.sceneBoundingRect().center().x() > centre for line in view.lines)
 
 
+def test_a_frame_places_its_reference_labels_once(qtbot):
+    """Where a label hangs depends on the data and the range a frame fits: placed once both
+    are known, not at each step on the way (new data, then each range the view passes)."""
+    view = shown_view(qtbot, 500, 300)
+    x = np.arange(100.0)
+
+    def frame(y: np.ndarray) -> None:
+        view.set_curves([Curve("a", x, y)], lines=[Line(50.0, "L")])
+        settle([view])  # what a tab does after drawing a frame
+        qtbot.wait(50)
+
+    frame(x)
+    placed = []
+    place = view.lines[0].place_label
+    view.lines[0].place_label = lambda *args: (placed.append(args), place(*args))
+    frame(x + 0.5)  # new data, a new y range: the same tick labels, the same sizes
+    assert view.plot.vb.viewRange()[1][1] > 99.5
+    assert len(placed) == 1
+
+
 def test_a_label_moves_when_the_view_narrows_under_it(qtbot, light_look):
     view = shown_view(qtbot, 1000, 400)
     x = np.arange(100.0)

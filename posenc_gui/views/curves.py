@@ -72,8 +72,12 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         # any new width (the view resized, an export's size): the legend refits its columns
         self.plot.geometryChanged.connect(self._fit_legend)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
-        # a new range, or a new size (a label's width in data units): labels placed anew
-        self.plot.vb.sigRangeChanged.connect(self._place_labels)
+        # Labels hang where fewer points lie under them. New data or a new range: placed once
+        # the range is fitted, as the view is about to paint (a frame moves the range several
+        # times on its way there). A new size: placed at once, before the paint it brings.
+        self._labels_due = False
+        self.plot.vb.sigRangeChanged.connect(self._labels_moved)
+        self.scene().sigPrepareForPaint.connect(self._place_due_labels)
         self.plot.vb.sigResized.connect(self._place_labels)
 
     def x_window(self, lo: int, hi: int) -> Window:
@@ -203,7 +207,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
                 [line.value for line in lines if not line.vertical],
             ),
         )
-        self._place_labels()  # the data moved under them (the range may not have)
+        self._labels_due = True  # the data moved under them (the range may not have)
         if rebuild or renamed or not (same_spans and same_bands):  # new legend entries
             self._fit_legend()
         self._fit_view()
@@ -343,6 +347,14 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
 
     def _line(self, line: Line) -> ReferenceLine:
         return ReferenceLine(self.plot, self._line_position(line), line)
+
+    def _labels_moved(self) -> None:
+        self._labels_due = True
+
+    def _place_due_labels(self) -> None:
+        if self._labels_due:
+            self._labels_due = False
+            self._place_labels()
 
     def _place_labels(self) -> None:
         for reference in self.lines:
