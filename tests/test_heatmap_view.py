@@ -21,6 +21,18 @@ def lut(view: HeatmapView) -> np.ndarray:
     return view.colorbar.colorMap().getLookupTable(nPts=8)
 
 
+def shown(
+    qtbot, size: tuple[int, int], title: str = "t", x: str = "x", y: str = "y", **options
+) -> HeatmapView:
+    """A HeatmapView of ``size``, on screen."""
+    view = HeatmapView(title, x, y, "v", **options)
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
 def test_signed_data_is_centred_on_the_diverging_map_one_sided_data_sequential(qtbot):
     view = HeatmapView("t", "x", "y", "v")
     qtbot.addWidget(view)
@@ -37,11 +49,7 @@ def test_signed_data_is_centred_on_the_diverging_map_one_sided_data_sequential(q
 
 
 def test_new_levels_set_no_axis_label_anew(qtbot):
-    view = HeatmapView("t", "x", "y", "v")
-    qtbot.addWidget(view)
-    view.resize(600, 400)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown(qtbot, (600, 400))
     data = np.arange(64.0).reshape(8, 8)
     view.set_data(data)
     qtbot.wait(50)
@@ -59,11 +67,7 @@ def test_data_equal_to_that_drawn_last_is_neither_drawn_nor_painted_again(qtbot)
 
     from tests.paint_count import PaintCount
 
-    view = HeatmapView("t", "x", "y", "v")
-    qtbot.addWidget(view)
-    view.resize(500, 400)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown(qtbot, (500, 400))
     values = np.array([[1.0, -2.0], [3.0, np.nan]])
     view.set_data(values.copy())
     qtbot.wait(150)
@@ -105,11 +109,7 @@ def test_a_view_behind_another_page_draws_its_last_data_when_shown(qtbot):
 
 
 def test_a_view_not_drawn_yet_asks_again_when_resized(qtbot):
-    view = HeatmapView("t", "x", "y", "v")
-    qtbot.addWidget(view)
-    view.resize(400, 300)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown(qtbot, (400, 300))
     asked = view.windows(64, 64)  # a frame is computed for this size; none is drawn yet
     with qtbot.waitSignal(view.viewport.changed):
         view.resize(800, 600)
@@ -123,11 +123,7 @@ def _spans_its_data(view: HeatmapView, cells: int) -> bool:
 
 
 def _shown_square(qtbot, size: tuple[int, int]) -> HeatmapView:
-    view = HeatmapView("(c) Similarity PE·PEᵀ", "position", "position", "v", square=True)
-    qtbot.addWidget(view)
-    view.resize(*size)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown(qtbot, size, "(c) Similarity PE·PEᵀ", "position", "position", square=True)
     view.set_data(np.arange(64.0 * 64).reshape(64, 64))
     return view
 
@@ -164,11 +160,7 @@ def test_a_square_heatmap_asks_for_its_first_frame_at_the_size_it_is_drawn(qtbot
     the spare width or height once it draws): it asks for the image's pixels, not the box's,
     so that the frame drawn is the one asked for, not one at twice the pixels followed by
     another."""
-    view = HeatmapView("t", "position", "position", "v", square=True)
-    qtbot.addWidget(view)
-    view.resize(*size)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown(qtbot, size, x="position", y="position", square=True)
     columns, rows = view.windows(64, 64)
     view.set_data(np.ones((64, 64)))
     qtbot.waitUntil(lambda: _spans_its_data(view, 64))  # the rooms took the rest
@@ -178,11 +170,7 @@ def test_a_square_heatmap_asks_for_its_first_frame_at_the_size_it_is_drawn(qtbot
 
 
 def test_a_heatmap_labels_the_first_cell_at_the_axis_end(qtbot):
-    view = HeatmapView("t", "dimension", "position", "v")  # fills its view: range = data
-    qtbot.addWidget(view)
-    view.resize(400, 300)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown(qtbot, (400, 300), x="dimension", y="position")  # fills its view: range = data
     view.set_data(np.ones((4, 128)))  # cells 2-3 px wide: the "0" label reaches past the end
     labels = drawn_tick_labels(view.plot.getAxis("bottom"))
     assert labels[0] == "0" and len(labels) >= 3, labels
