@@ -103,6 +103,53 @@ def test_another_number_of_curves_reuses_the_items_and_leaves_none_behind(qtbot)
     np.testing.assert_array_equal(view.curve_items[3].getOriginalDataset()[1], x * 2)
 
 
+def test_another_number_of_curves_keeps_the_entries_and_bands_that_stay(qtbot):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    x = np.arange(5.0)
+
+    def frame(heads: int) -> None:  # a named curve, then one named curve per head
+        curves = [Curve("rope", x, -x), *(Curve(f"head {h}", x, x * h) for h in range(heads))]
+        view.set_curves(
+            curves, bands=[Band("spread", x, x - 1, x + 1)], spans=[Span(1, 2, "trained")]
+        )
+
+    frame(2)
+    labels = {label.text: label for _, label in view.legend.items}
+    fill = view.bands[0][1]
+    frame(4)
+    entries = [label.text for _, label in view.legend.items]
+    assert entries == ["rope", "head 0", "head 1", "head 2", "head 3", "trained", "spread"]
+    kept = {label.text: label for _, label in view.legend.items[:3]}
+    assert all(kept[name] is labels[name] for name in ("rope", "head 0", "head 1"))
+    assert view.bands[0][1] is fill  # the band is as it was: not made again
+    frame(1)
+    assert [label.text for _, label in view.legend.items] == ["rope", "head 0", "trained", "spread"]
+    assert view.legend.items[0][1] is labels["rope"] and view.bands[0][1] is fill
+    assert [item for item in view.plot.vb.addedItems if isinstance(item, pg.FillBetweenItem)] == [
+        fill
+    ]
+
+
+def test_other_spans_reuse_the_regions_drawn_recoloured(qtbot):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    x = np.arange(10.0)
+    view.set_curves(
+        [Curve("a", x, x)],
+        spans=[Span(0, 2, "kept", "#00ff00"), Span(2, 5, "blended", "#0000ff"), Span(5, 9, "a")],
+    )
+    regions = list(view.spans)
+    view.set_curves([Curve("a", x, x)], spans=[Span(0, 4, "blended", "#0000ff"), Span(4, 9, "a")])
+    assert view.spans == regions[:2]  # kept in their places, none made
+    assert [region.getRegion() for region in view.spans] == [(0.0, 4.0), (4.0, 9.0)]
+    colour = view.spans[0].brush.color()
+    assert (colour.red(), colour.green(), colour.blue(), colour.alpha()) == (0, 0, 255, 45)
+    in_plot = [item for item in view.plot.vb.addedItems if isinstance(item, pg.LinearRegionItem)]
+    assert in_plot == view.spans  # the third went
+    assert [label.text for _, label in view.legend.items] == ["a", "blended"]  # a: the curve's
+
+
 def test_a_curve_that_changes_its_look_is_drawn_in_the_new_one(qtbot):
     view = CurvesView("t", "x", "y")
     qtbot.addWidget(view)

@@ -29,7 +29,7 @@ def add_legend(plot: pg.PlotItem, text_size: str) -> pg.LegendItem:
 def rename_entry(legend: pg.LegendItem, item: pg.PlotDataItem, name: str) -> None:
     """Give ``item``'s entry a new name (its full name is the entry's tooltip)."""
     label = legend.getLabel(item)
-    if label is not None:
+    if label is not None and (label.toolTip() or label.text) != name:
         label.setToolTip(name)
         label.setText(name)
 
