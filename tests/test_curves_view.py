@@ -248,6 +248,20 @@ def test_wider_tick_labels_widen_the_axis_before_the_view_paints(qtbot):
     assert count.paints == 1  # not painted, re-laid out for its labels, then painted again
 
 
+def test_axes_the_layout_resized_while_settling_have_their_labels_before_the_paint(qtbot):
+    view = shown_view(qtbot, 500, 300)
+    x = np.arange(10.0)
+    view.set_curves([Curve("a", x, x)])
+    qtbot.wait(100)
+    bottom = view.plot.getAxis("bottom")
+    width = bottom.width()
+    view.set_curves([Curve("a", x, 1 + x * 1e-6)])  # wider labels: the bottom axis narrows
+    settle([view])
+    assert bottom.width() < width - 10  # resized after its labels were laid out …
+    axes = [view.plot.getAxis(side) for side in ("left", "bottom")]
+    assert all(axis.picture is not None for axis in axes)  # … and laid out again, not in paint
+
+
 def test_curves_equal_to_those_drawn_last_are_neither_drawn_nor_painted_again(qtbot):
     """A frame hands each view of its page its data; where it did not change (equal arrays,
     new objects, NaN where NaN was), the view lays nothing out and paints nothing."""

@@ -21,6 +21,7 @@ from posenc_gui.views.axes import CompactAxis, fit_height
 P = ParamSpec("P")
 V = TypeVar("V", bound="DeferredDrawing")
 LAYOUT_PASSES = 3  # nested grids: a plot's, the layout holding it, the page's
+LABEL_ROUNDS = 2  # tick labels laid out, the layout; again where that resized an axis
 
 
 class DeferredDrawing:
@@ -62,24 +63,35 @@ def settle(views: Iterable[object]) -> None:
     """Let each shown view fit its ranges and lay itself out now, before its paint. Ranges
     fitted while a view paints (auto-range, labels following the new range) and sizes a frame
     changed (a title's text, tick labels' widths) laid out after it painted both make it paint
-    twice; so tick labels are laid out here, then the sizes, then the ranges of resized views."""
+    twice; so tick labels are laid out here, then the sizes, then the ranges of resized views —
+    and once more where that resized an axis, whose labels then need laying out again (a view
+    a new height gives other ticks, wider ones perhaps)."""
     shown = [view for view in views if isinstance(view, pg.GraphicsView) and view.isVisible()]
+    axes = [
+        item
+        for view in shown
+        for item in view.scene().items()
+        if isinstance(item, CompactAxis) and item.isVisible()
+    ]
     for view in shown:
         view.scene().prepareForPaint()
-    # tick labels of the fitted ranges: room they need, before the layout (room an axis
-    # would give back waits: a frame came)
-    for view in shown:
-        for item in view.scene().items():
-            if isinstance(item, CompactAxis):
-                item.hold_room()
-                item.prepare_labels()
-    # The layout requests a frame posted: a plot's own grid first, then the grid holding the
-    # plot if that changed its size (Qt leaves requests posted meanwhile for the next pass).
-    for _ in range(LAYOUT_PASSES):
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-    for view in shown:
-        view.scene().prepareForPaint()  # the ranges of views the layout resized
-        fit_height(view, view.centralWidget)  # the height its texts need now (wider axes)
+    for axis in axes:
+        axis.hold_room()  # room an axis would give back waits: a frame came
+    for _ in range(LABEL_ROUNDS):
+        # tick labels of the fitted ranges: the room they need, and the height the views'
+        # texts need, before the layout
+        for axis in axes:
+            axis.prepare_labels()
+        for view in shown:
+            fit_height(view, view.centralWidget)
+        # The layout requests posted: a plot's own grid first, then the grid holding the plot
+        # if that changed its size (Qt leaves requests posted meanwhile for the next pass).
+        for _ in range(LAYOUT_PASSES):
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        for view in shown:
+            view.scene().prepareForPaint()  # the ranges of views the layout resized
+        if all(axis.picture is not None for axis in axes):
+            break  # no axis was resized since its labels were laid out
 
 
 def _pending(view: object) -> dict[str, Callable[[], Any]]:
