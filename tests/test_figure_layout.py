@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect
-from PySide6.QtWidgets import QApplication, QScrollArea
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, Qt
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QScrollArea
 
 from posenc_gui.tabs.compare.tab import PLOT_HEIGHT
 from posenc_gui.views import CurvesView, HeatmapView
@@ -179,6 +179,16 @@ def test_the_comparison_keeps_a_readable_plot_and_whole_names(sized_window, qtbo
     for column in range(tab.table.columnCount()):  # every encoding's name whole
         needed = columns.sectionSizeFromContents(column).width()
         assert columns.sectionSize(column) >= needed, tab.table.horizontalHeaderItem(column).text()
+    # a row taller than the table's room reads from its first line, criterion and cells, and
+    # scrolls by pixels to the rest (by rows, its end could never be scrolled into view)
+    table, top = tab.table, Qt.AlignmentFlag.AlignTop
+    first_row = table.visualItemRect(table.item(0, 0))
+    assert first_row.top() == 0
+    if presentation:
+        assert first_row.height() > table.viewport().height()
+    assert table.verticalHeader().defaultAlignment() & top
+    assert all(table.item(0, c).textAlignment() & top.value for c in range(table.columnCount()))
+    assert table.verticalScrollMode() == QAbstractItemView.ScrollMode.ScrollPerPixel
 
 
 @pytest.mark.parametrize("language", ["en", "zh_CN"])

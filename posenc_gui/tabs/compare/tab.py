@@ -35,6 +35,7 @@ NOTE = N_(
 )
 TITLE = N_("Similarity against distance, normalised")
 FIGURE_SHARE, TABLE_SHARE = 3, 2  # the page's height: the live figure first, the table scrolls
+TOP_LEFT = Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft
 PLOT_HEIGHT = 120  # px of data at least (times the look's scale): the table gives way first
 
 
@@ -75,8 +76,14 @@ class CompareTab(Tab):
         self.table.setHorizontalHeaderLabels([tr(entry.name) for entry in self.entries])
         for column, entry in enumerate(self.entries):
             for row, text in enumerate(entry.criteria):
-                self.table.setItem(row, column, QTableWidgetItem(tr(text)))
+                item = QTableWidgetItem(tr(text))
+                item.setTextAlignment(TOP_LEFT)
+                self.table.setItem(row, column, item)
         self.table.setWordWrap(True)
+        # Rows taller than the room the table has (a small window, presentation mode) read
+        # from their first line, criterion and cells alike, and scroll by pixels to the rest.
+        self.table.verticalHeader().setDefaultAlignment(TOP_LEFT)
+        self.table.setVerticalScrollMode(QTableWidget.ScrollMode.ScrollPerPixel)
         columns = self.table.horizontalHeader()
         columns.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         # every encoding's name whole (the table scrolls across where they do not fit)

@@ -135,7 +135,8 @@ def draw_layouts(tab: RopeTab, frame: RopeFrame, page: LayoutsPage) -> None:
 
 
 def draw_precision(tab: RopeTab, frame: RopeFrame, page: PrecisionPage) -> list[str]:
-    """(g) rounding error per pair and position, (h) its largest per position; the notes to show."""
+    """(g) rounding error per pair and position, and its largest per position (both panels
+    of one figure, as the README lists them); the notes to show."""
     p = frame.params
     exact = page.error_table <= np.log10(ERROR_FLOOR)
     inexact = page.error_table[~exact]  # the scale spans these: zeros aside
