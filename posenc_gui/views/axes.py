@@ -11,6 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
 
+from posenc_gui.views.axis_specs import draw_specs
 from posenc_gui.views.style import current_look, pre_blended, set_title, tick_font, wrap_title
 
 END_ROOM_PX = 10  # room past an axis's ends for its end tick labels (× the look's scale)
@@ -116,7 +117,7 @@ class CompactAxis(pg.AxisItem):
         return levels
 
     def generateDrawSpecs(self, p: QPainter) -> tuple | None:
-        specs = super().generateDrawSpecs(p)
+        specs = draw_specs(self, p)  # pyqtgraph's, in half the time
         if specs is None:
             return None
         axis, ticks, texts = specs

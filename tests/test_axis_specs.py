@@ -1,0 +1,77 @@
+"""The ticks and labels an axis lays out (``views.axis_specs``) are pyqtgraph's own: the same
+specs as ``AxisItem.generateDrawSpecs`` for the app's axes, linear and log, labelled by value
+or by name, with a grid or without, measured on an image or on a picture."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6.QtGui import QImage, QPainter, QPicture
+
+from posenc_gui.views import Curve, CurvesView, HeatmapView
+from posenc_gui.views.axis_specs import draw_specs
+
+
+def _plain(specs) -> tuple | None:
+    """Specs as plain values: pens by colour, width and style; points and rects by their
+    coordinates; flags as an int."""
+    if specs is None:
+        return None
+
+    def pen(p) -> tuple:
+        return p.color().rgba(), p.widthF(), p.style(), p.isCosmetic()
+
+    def point(q) -> tuple:
+        return q.x(), q.y()
+
+    line, ticks, labels = specs
+    return (
+        (pen(line[0]), point(line[1]), point(line[2])),
+        [(pen(p), point(a), point(b)) for p, a, b in ticks],
+        [((r.x(), r.y(), r.width(), r.height()), int(flags), text) for r, flags, text in labels],
+    )
+
+
+def _assert_as_pyqtgraph_lays_out(axis: pg.AxisItem) -> None:
+    for device in (QImage(1, 1, QImage.Format.Format_ARGB32_Premultiplied), QPicture()):
+        painter = QPainter(device)
+        try:
+            room = axis.textWidth, axis.textHeight
+            theirs = _plain(pg.AxisItem.generateDrawSpecs(axis, painter))
+            axis.textWidth, axis.textHeight = room
+            ours = _plain(draw_specs(axis, painter))
+        finally:
+            painter.end()
+        assert ours == theirs, axis.orientation
+        assert ours is not None and ours[1]  # ticks laid out: nothing compared empty
+
+
+@pytest.mark.parametrize("log", [False, True], ids=["linear", "log"])
+@pytest.mark.parametrize("size", [(300, 200), (900, 500)])
+def test_a_curves_view_s_axes_are_laid_out_as_pyqtgraph_does(qtbot, log, size):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_log(x=log)
+    for decades, magnitude in ((1, 1e-6), (3, 1.0), (6, 1e5)):
+        x = np.linspace(1, 10**decades, 400)
+        view.set_curves([Curve("a", x, magnitude * np.cos(x / 7))])
+        qtbot.wait(20)
+        for side in ("left", "bottom", "top", "right"):  # top and right: no grid, no labels
+            _assert_as_pyqtgraph_lays_out(view.plot.getAxis(side))
+
+
+def test_a_heatmap_s_named_ticks_and_colorbar_are_laid_out_as_pyqtgraph_does(qtbot):
+    view = HeatmapView("t", "x", "y", "value")
+    qtbot.addWidget(view)
+    view.resize(700, 500)
+    view.show()
+    qtbot.waitExposed(view)
+    values = np.random.default_rng(0).standard_normal((6, 40)).astype(np.float32)
+    view.set_data(values, row_labels=[f"row {k}" for k in range(6)])
+    qtbot.wait(20)
+    for axis in (view.plot.getAxis("left"), view.plot.getAxis("bottom"), view.colorbar.axis):
+        _assert_as_pyqtgraph_lays_out(axis)
