@@ -10,15 +10,15 @@ For axes that stop at their ends (pyqtgraph's ``stopAxisAtTick`` left at its def
 
 from __future__ import annotations
 
-from typing import Any
-
 import pyqtgraph as pg
 from pyqtgraph import functions as fn
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 
-# The spec of the axis line, of each tick (or grid line) and of each label, as pyqtgraph's.
-Specs = tuple[tuple[QPen, QPointF, QPointF], list[tuple[QPen, QPointF, QPointF]], list[Any]]
+# The specs of the axis line, of each tick (or grid line) and of each label, as pyqtgraph's.
+Line = tuple[QPen, QPointF, QPointF]
+Label = tuple[QRectF, Qt.AlignmentFlag, str]
+Specs = tuple[Line, list[Line], list[Label]]
 
 _LABEL_FLAGS = {
     "left": Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
@@ -85,7 +85,7 @@ def draw_specs(axis: pg.AxisItem, painter: QPainter) -> Specs | None:
     first, last = sorted((low * scale - offset, high * scale - offset))
 
     positions: list[list[float | None]] = []
-    ticks: list[tuple[QPen, QPointF, QPointF]] = []
+    ticks: list[Line] = []
     for level, (_, values) in enumerate(levels):
         pen = _level_pen(axis, level, len(values), length)
         end = stop
@@ -136,7 +136,7 @@ def _labels(
     positions: list[list[float | None]],
     stop: float,
     length: float,
-) -> list[tuple[QRectF, Qt.AlignmentFlag, str]]:
+) -> list[Label]:
     """The labels of the tick levels that fit (pyqtgraph's fill limits), inside the axis."""
     style, side = axis.style, axis.orientation
     across = 0 if side in ("left", "right") else 1
@@ -149,7 +149,7 @@ def _labels(
     gap = max(0, style["tickLength"]) + style["tickTextOffset"][across]
     flags = _LABEL_FLAGS[side] | Qt.TextFlag.TextDontClip
     inside = axis.boundingRect()
-    labels: list[tuple[QRectF, Qt.AlignmentFlag, str]] = []
+    labels: list[Label] = []
     measured: list[tuple[float, float]] = []  # every label measured so far, all levels
     needed = 0.0  # across the axis: the room the labels of the last level drawn need
     for level in range(min(len(levels), style["maxTextLevel"] + 1)):
