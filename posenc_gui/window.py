@@ -342,7 +342,7 @@ class MainWindow(QMainWindow):
 
     def _on_frame(self, channel: str, request_id: int, compute_ms: float) -> None:
         # what is on screen only: not a hidden tab catching up, nor a page behind (the RoPE
-        # rotation panels follow every change)
+        # rotation panels asked for just before their page was left)
         shown = self.tabs.currentWidget()
         name, _, page = channel.partition(".")
         if not isinstance(shown, Tab) or name != shown.name:

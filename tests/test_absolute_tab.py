@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QWidget
 from posenc_gui.encodings import binning, sinusoidal
 from posenc_gui.encodings.window import Window
 from posenc_gui.tabs.absolute.compute import compute_absolute
+from posenc_gui.tabs.rope.compute import compute_rotation
 from tests.conftest import FRAME_TIMEOUT_MS
 from tests.text_boxes import drawn_tick_labels
 
@@ -243,9 +244,18 @@ def test_status_bar_names_the_visible_tab_and_page_as_the_interface_does(window,
     assert window.timing_label.text().startswith("RoPE · Rotation: ")
     drive(window, lambda: rope.show_page("precision"), channel="rope")
     assert window.timing_label.text().startswith("RoPE: ")
-    # the rotation panels follow every change, but behind the page in front they are not
-    # what the readout tells
-    drive(window, rope.refresh_rotation, channel="rope.rotation")
+    # behind the page in front the rotation panels are not computed; one asked for before
+    # its page was left is not what the readout tells
+    rope.refresh_rotation()
+    assert not window.engine.is_coming("rope.rotation")
+    late = dataclasses.replace(rope.rotation_request(), position=7)
+    drive(
+        window,
+        lambda: window.engine.submit(
+            "rope.rotation", compute_rotation, late, rope.draw_rotation, light=True
+        ),
+        channel="rope.rotation",
+    )
     assert window.timing_label.text().startswith("RoPE: ")
     window.tab("extension")  # only built tabs compute, so only they are named
     assert window.channel_title("extension.context") == "Context extension · Decay & angles"

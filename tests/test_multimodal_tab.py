@@ -3,6 +3,7 @@ the library's closed forms; refusals; presets; sessions; its Compare entry."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 
@@ -13,7 +14,7 @@ import torch
 from posenc_gui.comparison import Inputs
 from posenc_gui.encodings import multimodal, rope
 from posenc_gui.presets import Preset
-from posenc_gui.tabs.multimodal.compute import COMPARE
+from posenc_gui.tabs.multimodal.compute import COMPARE, MultimodalParams, compute_multimodal
 from tests.test_extension_tab import data, preset
 
 CHANNEL = "multimodal"
@@ -63,7 +64,7 @@ def test_sections_put_consecutive_pairs_on_each_axis(window, drive, tab):
 
 def test_sequence_ids_of_text_an_image_and_text(window, drive, tab):
     set_controls(window, drive, tab, text_before=2, image_height=2, image_width=3, text_after=2)
-    tab.show_view("id_strip")  # a page's views draw when it comes to the front
+    tab.ready_view("id_strip")  # a page is computed when it comes to the front
     ids = tab.figures.id_strip.image.image
     # text 0, 1; the 2 × 3 image from id 2 (t 2; h 2, 3; w 2, 3, 4); text from 2 + max(2, 3)
     np.testing.assert_array_equal(
@@ -84,7 +85,7 @@ def test_a_video_spaces_its_frames_by_the_temporal_step(window, drive, tab):
         window, drive, tab, text_before=1, frames=3, image_height=1, image_width=2, text_after=1
     )
     drive(window, lambda: tab.time_interval.setValue(2.0), channel=CHANNEL)
-    tab.show_view("id_strip")
+    tab.ready_view("id_strip")
     t, _, w = tab.figures.id_strip.image.image
     assert t.tolist() == [0, 1, 1, 3, 3, 5, 5, 3]  # frames at 1 + ⌊2f⌋; text at 1 + max(1, 2)
     assert w.tolist() == [0, 1, 2, 1, 2, 1, 2, 3]
@@ -95,7 +96,7 @@ def test_qwen3_vl_numbers_a_video_frame_by_frame_after_each_timestamp(window, dr
         window, drive, tab, text_before=2, frames=3, image_height=2, image_width=2,
         timestamp_tokens=1, text_after=2,
     )  # fmt: skip
-    tab.show_view("id_strip")
+    tab.ready_view("id_strip")
     t, h, w = tab.figures.id_strip.image.image
     # text 0, 1; per frame: a timestamp token, then the 2 × 2 grid at one t from the id after
     # it; each frame moves the ids on by max(2, 2) (get_rope_index of Qwen3-VL)
@@ -135,15 +136,40 @@ def test_patch_scores_are_the_rotated_dot_products_and_peak_at_the_query(window,
 def test_axial_scores_depend_on_the_offset_only(window, drive, tab):
     drive(window, lambda: tab.scheme.setCurrentIndex(tab.scheme.findData("axial")), CHANNEL)
     set_controls(window, drive, tab, image_height=6, image_width=6, query_row=1, query_column=1)
-    tab.show_view("patch_scores")
+    tab.ready_view("patch_scores")
     near = tab.figures.score_view.image.image.copy()
     set_controls(window, drive, tab, query_row=3, query_column=2)
     np.testing.assert_allclose(tab.figures.score_view.image.image[2:, 1:], near[:4, :5], rtol=1e-6)
-    tab.show_view("axis_map")
+    tab.ready_view("axis_map")
     assert marks(tab.figures.axis_view) == [
         list(range(32)),
         list(range(32, 64)),
     ]  # rows, then columns
+
+
+def test_the_pages_asked_for_are_computed_and_no_others():
+    params = MultimodalParams(
+        "sections", 16, 1e4, (2, 3, 3), 5, 1, 2, 3, 1.0, 4, (1, 2), pages=("scores",)
+    )
+    cpu = torch.device("cpu")
+    scores = compute_multimodal(params, cpu)
+    assert scores.sequence is None and scores.scores.scores.shape == (2, 3)
+    sequence = compute_multimodal(dataclasses.replace(params, pages=("sequence",)), cpu)
+    assert sequence.scores is None and sequence.sequence.tokens == 5 + 2 * 3 + 4
+    pairs = compute_multimodal(dataclasses.replace(params, pages=("pairs",)), cpu)
+    assert (pairs.sequence, pairs.scores) == (None, None)
+    assert pairs.axes.tolist() == [0, 0, 1, 1, 1, 2, 2, 2]  # the pairs page's own: always
+    with pytest.raises(ValueError, match="pages must be among pairs, sequence, scores"):
+        dataclasses.replace(params, pages=("ids",))
+
+
+def test_only_the_page_in_front_is_computed_and_a_page_change_computes_its_own(tab):
+    assert tab.current_page() == "pairs"
+    assert tab.frame.sequence is None and tab.frame.scores is None
+    view = tab.ready_view("patch_scores")
+    assert tab.frame.scores is not None and tab.frame.sequence is None
+    assert view.image.image.shape == (8, 12)  # the default grid, rows × columns
+    assert not tab.is_waiting()
 
 
 @pytest.mark.parametrize(

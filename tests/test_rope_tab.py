@@ -13,6 +13,7 @@ import torch
 from posenc_gui.encodings import rope
 from posenc_gui.encodings.rope import RANDOM_SAMPLES, QueryKey
 from posenc_gui.tabs.rope.compute import ERROR_FLOOR, RopeParams, compute_rope
+from posenc_gui.tabs.rope.tab import ANIMATION_MS
 from tests.conftest import FRAME_TIMEOUT_MS
 
 
@@ -154,19 +155,37 @@ def test_precision_views_follow_the_dtype(window, drive, tab):
     np.testing.assert_allclose(worst, np.maximum(expected.amax(1).numpy(), ERROR_FLOOR))
 
 
-def test_play_keeps_the_precision_notes(window, drive, qtbot):
+def test_play_behind_another_page_computes_nothing_and_keeps_its_notes(window, drive, qtbot):
     tab = window.tab("rope")
     drive(window, lambda: window.tabs.setCurrentWidget(tab), "rope")
-    tab.ready_view("error")  # the note is the precision page's
-    drive(window, lambda: tab.dtype.setCurrentText("float16"), "rope")
-    drive(window, lambda: window.parameters.seq_len.setValue(70_000), "rope")
-    assert "float16 cannot hold" in tab.message.text()
+    tab.ready_view("rotation")
     rotations = []
     window.engine.frame_drawn.connect(lambda channel, *_: rotations.append(channel))
     tab.play.setChecked(True)
-    qtbot.waitUntil(lambda: rotations.count("rope.rotation") >= 5, timeout=FRAME_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: rotations.count("rope.rotation") >= 3, timeout=FRAME_TIMEOUT_MS)
+    tab.ready_view("error")  # playing on, behind the precision page
+    drive(window, lambda: tab.dtype.setCurrentText("float16"), "rope")
+    drive(window, lambda: window.parameters.seq_len.setValue(70_000), "rope")
+    assert "float16 cannot hold" in tab.message.text()
+    rotations.clear()
+    position = tab.position.value()
+    qtbot.wait(10 * ANIMATION_MS)
+    assert tab.position.value() != position  # it plays on
+    assert "rope.rotation" not in rotations  # but its panels wait for their page
+    assert "float16 cannot hold" in tab.message.text()
+    tab.show_page("rotation")
+    qtbot.waitUntil(lambda: rotations.count("rope.rotation") >= 3, timeout=FRAME_TIMEOUT_MS)
     tab.play.setChecked(False)
-    assert "float16 cannot hold" in tab.message.text()  # the rotation frames left it alone
+
+
+def test_rotation_panels_behind_another_page_come_with_the_settings_of_now(window, drive, tab):
+    drawn = []
+    window.engine.frame_drawn.connect(lambda channel, *_: drawn.append(channel))
+    drive(window, lambda: window.parameters.theta.setValue(500.0), channel="rope")
+    assert "rope.rotation" not in drawn  # the tables page is in front
+    view = tab.ready_view("rotation")  # waits for the panels too
+    slowest = rope.inv_freq(128, 500.0)[63].item()
+    assert view.panels[-1][0].titleLabel.text.startswith(f"pair 63<br>θ = {slowest:.3g},")
 
 
 def test_asking_for_a_request_changes_nothing_on_screen(window):

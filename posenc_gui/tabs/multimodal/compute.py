@@ -18,6 +18,7 @@ from posenc_gui.encodings.window import Window, full
 from posenc_gui.frames import to_numpy
 from posenc_gui.translatable import N_
 
+PAGES = ("pairs", "sequence", "scores")
 # scheme → (its position axes, the axes carrying an image's rows and columns)
 SCHEMES = {
     "sections": (("t", "h", "w"), (multimodal.HEIGHT, multimodal.WIDTH)),
@@ -45,8 +46,12 @@ class MultimodalParams:
     strip_x: Window | None = None  # the tokens the id strip shows, and the id curves
     curves_x: Window | None = None
     layers: tuple[LayerRope, ...] = ()  # the imported model's layer types
+    pages: tuple[str, ...] | None = None  # the pages to compute (None: every page)
 
     def __post_init__(self) -> None:
+        unknown = set(self.pages or ()) - set(PAGES)
+        if unknown:
+            raise ValueError(f"pages must be among {', '.join(PAGES)}, got {sorted(unknown)}")
         pairs = self.head_dim // 2
         if self.scheme == "axial" and pairs % 2:
             raise ValueError(
@@ -69,22 +74,35 @@ class MultimodalParams:
 
 
 @dataclass(frozen=True)
-class MultimodalFrame:
-    params: MultimodalParams
-    axis_names: tuple[str, ...]
-    axes: np.ndarray  # [P] the axis each pair turns by
-    frequencies: np.ndarray  # [P] θ_i
+class SequencePage:
     tokens: int  # sequence length N
     image_tokens: tuple[int, int]  # the image's or video's tokens: first, end
     strip_edges: np.ndarray  # [B + 1] token runs of the id strip
     strip_ids: np.ndarray  # [A, B] mean position id per axis over each run
     curve_edges: np.ndarray  # [C + 1] token runs of the id curves
     curve_ids: np.ndarray  # [A, C]
+
+
+@dataclass(frozen=True)
+class ScoresPage:
     scores: np.ndarray  # [H, W] query patch against every patch (q = k = 1 or random mean)
     profile_offsets: np.ndarray  # [W] Δcolumn along the query's row
     profile_ones: np.ndarray  # [W] q = k = 1
     profile_mean: np.ndarray  # [W] random q = k: mean and standard deviation
     profile_std: np.ndarray
+
+
+@dataclass(frozen=True)
+class MultimodalFrame:
+    """The pairs' axes and frequencies (the pairs page's, and what the others build on), and
+    the arrays of the other pages asked for (``params.pages``); None for the rest."""
+
+    params: MultimodalParams
+    axis_names: tuple[str, ...]
+    axes: np.ndarray  # [P] the axis each pair turns by
+    frequencies: np.ndarray  # [P] θ_i
+    sequence: SequencePage | None
+    scores: ScoresPage | None
 
 
 def pair_axes(p: MultimodalParams) -> tuple[torch.Tensor, torch.Tensor]:
@@ -141,9 +159,22 @@ def sequence_ids(p: MultimodalParams) -> torch.Tensor:
 
 
 def compute_multimodal(p: MultimodalParams, device: torch.device) -> MultimodalFrame:
-    """Every view of the multimodal tab, for ``p`` (the sequences are small: on the CPU)."""
-    names, spatial = SCHEMES[p.scheme]
+    """The multimodal views of the pages ``p.pages`` (default: every page; the sequences are
+    small: on the CPU)."""
+    names, _ = SCHEMES[p.scheme]
     frequencies, axes = pair_axes(p)
+    wanted = set(PAGES if p.pages is None else p.pages)
+    return MultimodalFrame(
+        params=p,
+        axis_names=names,
+        axes=axes.numpy(),
+        frequencies=frequencies.numpy(),
+        sequence=_sequence_page(p) if "sequence" in wanted else None,
+        scores=_scores_page(p, frequencies, axes) if "scores" in wanted else None,
+    )
+
+
+def _sequence_page(p: MultimodalParams) -> SequencePage:
     ids = sequence_ids(p)
     tokens = ids.shape[1]
     strip, curves = (full(window, 0, tokens) for window in (p.strip_x, p.curves_x))
@@ -152,8 +183,18 @@ def compute_multimodal(p: MultimodalParams, device: torch.device) -> MultimodalF
         return binning.run_means(ids.T, *binning.runs(window)).T.numpy()
 
     mrope = p.scheme != "axial"
-    first, end = (p.text_before, tokens - p.text_after) if mrope else (0, tokens)
+    return SequencePage(
+        tokens=tokens,
+        image_tokens=(p.text_before, tokens - p.text_after) if mrope else (0, tokens),
+        strip_edges=binning.edges(strip).numpy(),
+        strip_ids=means(strip),
+        curve_edges=binning.edges(curves).numpy(),
+        curve_ids=means(curves),
+    )
 
+
+def _scores_page(p: MultimodalParams, frequencies: torch.Tensor, axes: torch.Tensor) -> ScoresPage:
+    _, spatial = SCHEMES[p.scheme]
     ones = torch.ones(p.head_dim, dtype=torch.float64)
     sample = QueryKey(p.head_dim, "random", p.seed).vectors(rope.RANDOM_SAMPLES)[0]
     row, col = p.query_patch
@@ -163,17 +204,7 @@ def compute_multimodal(p: MultimodalParams, device: torch.device) -> MultimodalF
         )
         for q in (ones, sample)
     )
-    return MultimodalFrame(
-        params=p,
-        axis_names=names,
-        axes=axes.numpy(),
-        frequencies=frequencies.numpy(),
-        tokens=tokens,
-        image_tokens=(first, end),
-        strip_edges=binning.edges(strip).numpy(),
-        strip_ids=means(strip),
-        curve_edges=binning.edges(curves).numpy(),
-        curve_ids=means(curves),
+    return ScoresPage(
         scores=to_numpy(scores_random.mean(0) if p.random else scores_ones),
         profile_offsets=np.arange(p.width) - col,
         profile_ones=scores_ones[row].numpy(),

@@ -7,7 +7,7 @@ import numpy as np
 from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.i18n import N_, tr
 from posenc_gui.imported_model import ImportedModel
-from posenc_gui.tabs.multimodal.compute import MultimodalFrame
+from posenc_gui.tabs.multimodal.compute import MultimodalFrame, ScoresPage, SequencePage
 from posenc_gui.views import Band, Curve, CurvesView, HeatmapView, Span
 from posenc_gui.views.pattern import PatternView, Row
 from posenc_gui.views.style import SEQUENTIAL, coloured, current_look, set_title
@@ -74,9 +74,13 @@ class MultimodalFigures:
         )
 
     def draw(self, frame: MultimodalFrame) -> None:
-        self._draw_pairs(frame)
-        self._draw_ids(frame)
-        self._draw_scores(frame)
+        """Draw the views of the pages ``frame`` holds."""
+        if frame.params.pages is None or "pairs" in frame.params.pages:
+            self._draw_pairs(frame)
+        if frame.sequence is not None:
+            self._draw_ids(frame, frame.sequence)
+        if frame.scores is not None:
+            self._draw_scores(frame, frame.scores)
 
     def _draw_pairs(self, frame: MultimodalFrame) -> None:
         names = [tr(AXIS_LABELS[name]) for name in frame.axis_names]
@@ -120,28 +124,28 @@ class MultimodalFigures:
             else tr("(c) Every layer alike · {0}").format(model),
         )
 
-    def _draw_ids(self, frame: MultimodalFrame) -> None:
+    def _draw_ids(self, frame: MultimodalFrame, page: SequencePage) -> None:
         names = [tr(AXIS_LABELS[name]) for name in frame.axis_names]
         self.id_strip.set_data(
-            frame.strip_ids,
-            x_edges=frame.strip_edges,
+            page.strip_ids,
+            x_edges=page.strip_edges,
             row_labels=names,
-            levels=(0.0, max(float(frame.strip_ids.max()), 1.0)),
-            extent=(frame.tokens, len(names)),
+            levels=(0.0, max(float(page.strip_ids.max()), 1.0)),
+            extent=(page.tokens, len(names)),
         )
-        edges = frame.curve_edges
+        edges = page.curve_edges
         centres = (edges[:-1] + edges[1:] - 1) / 2
-        first, end = frame.image_tokens
+        first, end = page.image_tokens
         kind = tr("video tokens") if frame.params.frames > 1 else tr("image tokens")
         # the span in a colour of its own: not one of the axes' 1–3
         spans = [Span(first - 0.5, end - 0.5, kind, 4)] if frame.params.scheme != "axial" else []
         self.id_curves.set_curves(
             [
-                Curve(name, centres, frame.curve_ids[axis], dashed=axis > 0, color=axis + 1)
+                Curve(name, centres, page.curve_ids[axis], dashed=axis > 0, color=axis + 1)
                 for axis, name in enumerate(names)
             ],
             spans=spans,
-            x_extent=(0, frame.tokens),
+            x_extent=(0, page.tokens),
         )
         # t, h, w are the formulas' own symbols; row and column are words to translate
         short = frame.axis_names if frame.params.scheme != "axial" else names
@@ -149,27 +153,27 @@ class MultimodalFigures:
         shaded = f" · {coloured(kind, 4)}" if spans else ""
         set_title(self.id_curves.plot, tr("(e) Ids: {0}").format(axes) + shaded)
 
-    def _draw_scores(self, frame: MultimodalFrame) -> None:
+    def _draw_scores(self, frame: MultimodalFrame, page: ScoresPage) -> None:
         p = frame.params
         row, col = p.query_patch
-        self.score_view.set_data(frame.scores)  # its map and levels follow the data's sign
+        self.score_view.set_data(page.scores)  # its map and levels follow the data's sign
         which = tr("random q = k, mean") if p.random else "q = k = 1"
         set_title(
             self.score_view.plot,
             tr("(f) Patch ({0}, {1}) · {2}").format(row, col, which),
         )
-        x = frame.profile_offsets.astype(float)
+        x = page.profile_offsets.astype(float)
         self.profile_view.set_curves(
             [
-                Curve("q = k = 1", x, frame.profile_ones, color=1),
-                Curve(tr("random q = k: mean"), x, frame.profile_mean, dashed=True, color=6),
+                Curve("q = k = 1", x, page.profile_ones, color=1),
+                Curve(tr("random q = k: mean"), x, page.profile_mean, dashed=True, color=6),
             ],
             bands=[
                 Band(
                     tr("random q = k: mean ± std"),
                     x,
-                    frame.profile_mean - frame.profile_std,
-                    frame.profile_mean + frame.profile_std,
+                    page.profile_mean - page.profile_std,
+                    page.profile_mean + page.profile_std,
                     color=6,
                 )
             ],

@@ -47,6 +47,7 @@ class MultimodalTab(Tab):
     spec = SPEC
     compute = staticmethod(compute_multimodal)
     compare = COMPARE
+    per_page = True  # only the page in front is computed
 
     @classmethod
     def shows_preset(cls, preset: Preset) -> bool:
@@ -223,6 +224,7 @@ class MultimodalTab(Tab):
 
     def request(self) -> MultimodalParams:
         scheme = self.scheme.currentData()
+        page = self.current_page() or "pairs"
         mrope = scheme != "axial"
         params = MultimodalParams(
             scheme=scheme,
@@ -240,7 +242,10 @@ class MultimodalTab(Tab):
             seed=self.seed.value(),
             timestamp_tokens=self.timestamp_tokens.value(),
             layers=() if self.imported.model is None else self.imported.model.layer_types,
+            pages=(page,),
         )
+        if page != "sequence":  # the windows of its views alone (another page's views are
+            return params  # resized when it is laid out, which must not make this frame stale)
         tokens, figures = token_count(params), self.figures
         return params.with_windows(
             figures.id_strip.windows(tokens, 3 if mrope else 2)[0],

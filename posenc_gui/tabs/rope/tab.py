@@ -204,6 +204,8 @@ class RopeTab(Tab):
             {"error": self.error_view, "error_curve": self.error_curve_view},
         )
 
+        assert self.pages is not None  # added above
+        self.pages.currentChanged.connect(self._on_page_change)
         self.timer = QTimer(self, interval=ANIMATION_MS)
         self.timer.timeout.connect(self._advance)
         self.play.toggled.connect(self._play)
@@ -239,6 +241,13 @@ class RopeTab(Tab):
     def _on_page(self, *names: str) -> bool:
         return self.current_page() in names
 
+    def _on_page_change(self) -> None:
+        if self._on_page("rotation"):
+            self.refresh_rotation()  # the panels of the settings now (delivered again if so)
+
+    def is_waiting(self) -> bool:
+        return super().is_waiting() or self.engine.is_coming("rope.rotation")
+
     def apply_preset(self, preset: Preset) -> None:
         if preset.kind == "rope":
             self.layout_choice.setCurrentIndex(self.layout_choice.findData(preset.layout))
@@ -263,21 +272,19 @@ class RopeTab(Tab):
 
     def refresh(self) -> None:
         self.decay_view.set_log(x=self.log_distance.isChecked())
-        # the page in front first: on the rotation page its panels, then the others' arrays
-        rotation_first = self._on_page("rotation")
+        # the page in front first: on the rotation page its panels (elsewhere only their note)
         if not self.is_behind():
-            self.engine.prefer("rope.rotation" if rotation_first else self.name)
-        if rotation_first:
-            self.refresh_rotation()
+            self.engine.prefer("rope.rotation" if self._on_page("rotation") else self.name)
+        self.refresh_rotation()
         super().refresh()
-        if not rotation_first:
-            self.refresh_rotation()
 
     def refresh_rotation(self) -> None:
-        """Only the rotation panels: what the animation and the position slider change."""
+        """Only the rotation panels: what the animation and the position slider change. They
+        are computed while their page is in front (``_on_page_change`` asks when it comes):
+        behind another page they would only take the worker and the GUI thread from it."""
         self.note("rotation", self._rotation_pairs()[1])
-        if self.is_behind():
-            return  # the window asks for the frames when the tab comes to the front
+        if self.is_behind() or not self._on_page("rotation"):
+            return  # asked for when the tab (the window) or the page comes to the front
         self.engine.submit(  # a few pairs at a few positions: light at any size
             "rope.rotation",
             compute_rotation,
