@@ -66,9 +66,10 @@ class Bench:
     """Times frames of a shown MainWindow; everything runs on the GUI thread's event loop."""
 
     def __init__(self, window, app) -> None:
-        from PySide6.QtCore import QTimer
+        from PySide6.QtCore import QEventLoop, QTimer
 
         self.window, self.app = window, app
+        self.waiting = QEventLoop.ProcessEventsFlag.WaitForMoreEvents
         # per drawn frame: channel, compute ms, time, whether it is the channel's current
         # request and whether it is a coarse one (both as the frame was drawn)
         self.drawn: list[tuple[str, float, float, bool, bool]] = []
@@ -105,12 +106,16 @@ class Bench:
         ``channel``'s frames count: see ``page_channel``."""
         deadline = time.perf_counter() + FRAME_TIMEOUT_S
         while time.perf_counter() < deadline:
-            self.app.processEvents()
+            self.wait_for_events()
             for ch, ms, at, current, coarse in self.drawn[since:]:
                 if ch == channel and ((current and not coarse) or (coarse and not exact)):
                     return ms, at, coarse
-            time.sleep(0.0005)
         return None
+
+    def wait_for_events(self) -> None:
+        """Process the events there are, or wait for some, as the application's event loop
+        does: woken at once by the worker's result (at the latest by the ticker's next)."""
+        self.app.processEvents(self.waiting)
 
     def settle(self, seconds: float) -> None:
         end = time.perf_counter() + seconds
@@ -141,12 +146,10 @@ class Bench:
             if now - quiet_since >= idle:
                 break
             paints = self.watch.paints
-            self.app.processEvents()
+            self.wait_for_events()
             now = time.perf_counter()
             if self.watch.paints != paints:
                 last_end = quiet_since = now
-            else:
-                time.sleep(0.0005)
         return last_end
 
     def measure(self, channel: str, actions: Sequence[tuple[str, Step]]) -> Timings:
