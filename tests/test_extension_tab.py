@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
 import torch
 
 from posenc_gui.encodings import binning, rope_scaling
+from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.encodings.rope_scaling import RopeScaling
+from posenc_gui.tabs.extension.compute import ExtensionParams, compute_extension
 from tests.test_real_configs import PHIMOE
 
 
@@ -43,12 +46,40 @@ def test_default_yarn_views_match_the_library(window, tab):
     factor = rope_scaling.attention_factor(scaling)
     assert f"attention factor (mscale) {factor:.4f}" in tab.readout.text()
     # decay: exact run means of 2·Σ cos(d·θ'), scaled by the attention factor squared
+    tab.ready_view("decay")  # a page is computed when it comes to the front
     starts, counts = binning.runs(tab.frame.params.decay_x)
-    tab.show_view("decay")  # a page's views draw when it comes to the front
     distances, decay = data(tab.figures.decay_view.curve_items[1])
     np.testing.assert_allclose(distances, (starts + (counts - 1) / 2).numpy())
     expected = factor**2 * 2 * binning.mean_phasor(starts, counts, scaled).real.sum(1)
     np.testing.assert_allclose(decay, expected.numpy(), rtol=1e-9, atol=1e-9)
+
+
+def test_the_pages_asked_for_are_computed_and_no_others():
+    scaling = RopeScaling(head_dim=64, method="dynamic", factor=4.0)
+    params = ExtensionParams(scaling, 32768, 20000, layer_types=(LayerRope("x", scaling),))
+    cpu = torch.device("cpu")
+    frequencies = compute_extension(replace(params, pages=("frequencies",)), cpu)
+    assert (frequencies.decay, frequencies.dynamic, frequencies.layer_types) == (None, None, None)
+    assert len(frequencies.ratio) == 32  # every pair, whichever the page: the readout's
+    dynamic = compute_extension(replace(params, pages=("dynamic",)), cpu)
+    assert dynamic.decay is None and dynamic.layer_types is None
+    assert dynamic.dynamic.sweep_base == pytest.approx(rope_scaling.effective_base(scaling, 20000))
+    context = compute_extension(replace(params, pages=("context",)), cpu)
+    assert context.dynamic is None
+    assert len(context.decay.decay_scaled) == len(context.decay.distances) > 0
+    layers = compute_extension(replace(params, pages=("layers",)), cpu)
+    assert layers.decay is None and len(layers.layer_types) == 1
+    with pytest.raises(ValueError, match="pages must be among frequencies, context, dynamic"):
+        replace(params, pages=("decay",))
+
+
+def test_only_the_page_in_front_is_computed_and_a_page_change_computes_its_own(tab):
+    assert tab.current_page() == "frequencies"
+    assert tab.frame.decay is None and tab.frame.dynamic is None and tab.frame.layer_types is None
+    tab.ready_view("dynamic")
+    assert tab.frame.dynamic is not None and tab.frame.decay is None
+    assert len(tab.figures.dynamic_view.curve_items[0].getOriginalDataset()[0]) > 100
+    assert not tab.is_waiting()
 
 
 def test_llama31_preset_shows_29_kept_6_blended_29_interpolated(window, drive, tab):
@@ -74,7 +105,7 @@ def test_angle_budget_flags_unseen_angles(window, drive, tab):
     )
     drive(window, lambda: tab.target_context.setValue(32768), channel="extension")
     theta = rope_scaling.scaled_inv_freq(RopeScaling(head_dim=128))
-    tab.show_view("angle")
+    tab.ready_view("angle")
     original, target, flagged = tab.figures.angle_view.curve_items
     np.testing.assert_allclose(data(original)[1], (8192 * theta).numpy())
     np.testing.assert_allclose(data(target)[1], (32768 * theta).numpy())
@@ -88,7 +119,7 @@ def test_angle_budget_flags_unseen_angles(window, drive, tab):
 
 def test_dynamic_sweep_marks_the_base_at_the_length(window, drive, qtbot, tab):
     drive(window, lambda: tab.sweep_length.setValue(20000), channel="extension")
-    tab.show_view("dynamic")
+    tab.ready_view("dynamic")
     curve, marker = tab.figures.dynamic_view.curve_items
     scaling = RopeScaling(
         head_dim=128,
@@ -336,7 +367,8 @@ def test_a_config_value_the_controls_cannot_hold_is_refused_and_changes_nothing(
 
 def test_a_rotary_dim_of_two_draws_every_page_but_the_ntk_curve_and_says_why(window, drive, tab):
     drive(window, lambda: window.parameters.head_dim.setValue(2), channel="extension")
-    assert len(tab.frame.ratio) == 1 and len(tab.frame.dynamic_base) == 0
+    tab.ready_view("dynamic")
+    assert len(tab.frame.ratio) == 1 and len(tab.frame.dynamic.lengths) == 0
     assert "dynamic NTK needs a rotary dim of at least 4" in tab.message.text()
     with pytest.raises(ValueError, match="NTK scaling needs a rotary dim of at least 4"):
         tab.scaling().with_changes(method="dynamic")

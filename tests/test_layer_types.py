@@ -27,6 +27,7 @@ def wavelengths(s: RopeScaling, target: int) -> np.ndarray:
 
 def test_gemma3_shows_local_and_global_layers_side_by_side(window, drive, tab):
     drive(window, lambda: window.import_config(json.dumps(GEMMA3).encode()), channel="extension")
+    tab.ready_view("layer_wavelength")  # the page it brings to the front: computed then
     assert tab.current_page() == "layers"
     view = tab.layers.wavelength_view
     names = [item.name() for item in view.curve_items]
@@ -49,6 +50,7 @@ def test_gemma3_shows_local_and_global_layers_side_by_side(window, drive, tab):
 
 def test_the_controls_edit_the_main_layers_and_the_others_stay_as_imported(window, drive, tab):
     drive(window, lambda: window.import_config(json.dumps(GEMMA3).encode()), channel="extension")
+    tab.ready_view("layer_wavelength")  # the page it brings to the front: computed then
     local_before = data(tab.layers.wavelength_view.curve_items[0])[1].copy()
     drive(window, lambda: tab.factor.setValue(4.0), channel="extension")
     local, full = (data(item)[1] for item in tab.layers.wavelength_view.curve_items)
@@ -62,6 +64,7 @@ def test_llama4_nope_layers_have_their_own_row_and_no_curve(window, drive, tab):
     drive(
         window, lambda: window.import_config(json.dumps(LLAMA4_SCOUT).encode()), channel="extension"
     )
+    tab.ready_view("layer_wavelength")
     names = [item.name() for item in tab.layers.wavelength_view.curve_items]
     assert names == ["default: θ 500,000, Llama 3 ×16 · 36 layers (the controls)"]
     rope, nope = (data(item)[0] for item in tab.layers.pattern_view.curve_items)
@@ -82,12 +85,14 @@ def test_without_a_model_the_page_shows_the_controls_and_says_what_to_import(win
 
 def test_a_session_keeps_the_imported_model_and_a_preset_replaces_it(window, drive, tab):
     drive(window, lambda: window.import_config(json.dumps(GEMMA3).encode()), channel="extension")
+    tab.ready_view("layer_wavelength")  # the page it brings to the front: computed then
     saved = window.session()
     assert saved["tabs"]["extension"]["model"]["config"]["text_config"]["num_hidden_layers"] == 62
     qwen = next(p for p in window.presets if p.name == "Qwen3-8B")
     drive(window, lambda: window.apply_preset(qwen), channel="extension")
     assert len(tab.layers.imported.model.layer_types) == 1
     drive(window, lambda: window.apply_session(saved), channel="extension")
+    tab.ready_view("layer_wavelength")
     assert [layer.layer_type for layer in tab.layers.imported.model.layer_types] == [
         "sliding_attention",
         "full_attention",
@@ -145,6 +150,7 @@ def test_the_report_cuts_long_lists_and_says_when_nothing_was_imported(window, d
     drive(
         window, lambda: window.import_config(json.dumps(LLAMA4_SCOUT).encode()), channel="extension"
     )
+    tab.ready_view("layer_wavelength")
     window.show_import_report()
     rows = {key: value for key, value, _ in window.import_report.rows()}
     assert rows["text_config.no_rope_layers"] == "[1, 1, 1, 0, 1, 1, … (48 items)]"

@@ -14,6 +14,7 @@ from posenc_gui.encodings.rope_scaling import RopeScaling
 from posenc_gui.encodings.window import Window, full
 
 DYNAMIC_POINTS = 400  # the effective base is smooth and monotone in the length
+PAGES = ("frequencies", "context", "dynamic", "layers")
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,12 @@ class ExtensionParams:
     sweep_length: int  # the length marked on the dynamic-NTK curve
     decay_x: Window | None = None  # distances shown by the decay view
     layer_types: tuple[LayerRope, ...] = ()  # an imported model's, the controls' among them
+    pages: tuple[str, ...] | None = None  # the pages to compute (None: every page)
+
+    def __post_init__(self) -> None:
+        unknown = set(self.pages or ()) - set(PAGES)
+        if unknown:
+            raise ValueError(f"pages must be among {', '.join(PAGES)}, got {sorted(unknown)}")
 
 
 @dataclass(frozen=True)
@@ -35,48 +42,52 @@ class LayerTypeFrame:
 
 
 @dataclass(frozen=True)
+class DecayPage:
+    distances: np.ndarray  # [B] centre of each run of distances 0 … target−1
+    decay_original: np.ndarray  # [B] mean of 2·Σ_i cos(d·θ_i) over each run
+    decay_scaled: np.ndarray  # [B] the same with θ' and the attention factor squared
+
+
+@dataclass(frozen=True)
+class DynamicPage:
+    lengths: np.ndarray  # [N] sequence lengths for the dynamic-NTK curve
+    dynamic_base: np.ndarray  # [N] dynamic NTK's base at each length
+    sweep_base: float | None  # its value at params.sweep_length (None: rotary dim 2, no NTK)
+
+
+@dataclass(frozen=True)
 class ExtensionFrame:
+    """Per pair, what every page and the readout show; the decay curves, the dynamic-NTK
+    curve and the layer types where their page was asked for (``params.pages``), else None."""
+
     params: ExtensionParams
     pairs: np.ndarray  # [P] pair index i
     wavelength_original: np.ndarray  # [P] 2π/θ_i
     wavelength_scaled: np.ndarray  # [P] 2π/θ'_i (at the target context)
     ratio: np.ndarray  # [P] θ'_i/θ_i
     regions: tuple[str, ...]  # [P] kept / blended / interpolated
-    distances: np.ndarray  # [B] centre of each run of distances 0 … target−1
-    decay_original: np.ndarray  # [B] mean of 2·Σ_i cos(d·θ_i) over each run
-    decay_scaled: np.ndarray  # [B] the same with θ' and the attention factor squared
     angle_original: np.ndarray  # [P] angle budget of the original context, L0·θ_i
     angle_target: np.ndarray  # [P] angle budget of the target context, T·θ'_i
     unseen: np.ndarray  # [P] bool: pairs reaching angles never seen in training
     attention_factor: float
     effective_base: float
-    lengths: np.ndarray  # [N] sequence lengths for the dynamic-NTK curve
-    dynamic_base: np.ndarray  # [N] dynamic NTK's base at each length
-    sweep_base: float | None  # its value at params.sweep_length (None: rotary dim 2, no NTK)
-    layer_types: tuple[LayerTypeFrame, ...]  # one per entry of params.layer_types
+    decay: DecayPage | None  # the context page's
+    dynamic: DynamicPage | None
+    layer_types: tuple[LayerTypeFrame, ...] | None  # one per entry of params.layer_types
 
 
 def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFrame:
-    """Every extension view's arrays for ``p``."""
+    """The extension views' arrays for ``p``, of the pages ``p.pages`` (default: every page)."""
     s, target = p.scaling, p.target_context
+    wanted = set(PAGES if p.pages is None else p.pages)
     original = rope_scaling.unscaled_inv_freq(s)
     scaled = rope_scaling.scaled_inv_freq(s, seq_len=target)
     factor = rope_scaling.attention_factor(s, target)  # PhiMoE's mscale: long beyond L0
-    decay = full(p.decay_x, 0, target)
-    starts, counts = binning.runs(decay)
     angle_original = s.original_context * original
     angle_target = target * scaled
     # A pair that never completed a turn in training meets new angles once the target context
     # turns it further (beyond rounding: interpolation by exactly T/L0 reaches the same angle).
     unseen = (angle_original < 2 * math.pi) & (angle_target > angle_original * (1 + 1e-9))
-
-    low = max(1, s.max_position_embeddings // 2)
-    lengths = np.unique(
-        np.linspace(low, max(target, 2 * s.max_position_embeddings), DYNAMIC_POINTS).astype(int)
-    )
-    dynamic = s.with_changes(method="dynamic") if s.rotary_dim >= 4 else None
-    if dynamic is None:  # NTK's exponent d/(d−2) needs d ≥ 4: no curve to draw
-        lengths = lengths[:0]
     return ExtensionFrame(
         params=p,
         pairs=np.arange(len(original)),
@@ -84,20 +95,48 @@ def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFram
         wavelength_scaled=_wavelengths(scaled),
         ratio=(scaled / original).numpy(),
         regions=tuple(rope_scaling.regions(s, seq_len=target)),
-        distances=binning.centres(decay).numpy(),
-        decay_original=rope.decay(starts, original, counts=counts).numpy(),
-        decay_scaled=(factor**2 * rope.decay(starts, scaled, counts=counts)).numpy(),
         angle_original=angle_original.numpy(),
         angle_target=angle_target.numpy(),
         unseen=unseen.numpy(),
         attention_factor=factor,
         effective_base=rope_scaling.effective_base(s, target),
-        lengths=lengths,
-        dynamic_base=np.array(
-            [rope_scaling.effective_base(dynamic, int(n)) for n in lengths] if dynamic else []
+        decay=_decay_page(p, original, scaled, factor) if "context" in wanted else None,
+        dynamic=_dynamic_page(p) if "dynamic" in wanted else None,
+        layer_types=(
+            tuple(_layer_type(layer, target) for layer in p.layer_types)
+            if "layers" in wanted
+            else None
         ),
-        sweep_base=rope_scaling.effective_base(dynamic, p.sweep_length) if dynamic else None,
-        layer_types=tuple(_layer_type(layer, target) for layer in p.layer_types),
+    )
+
+
+def _decay_page(
+    p: ExtensionParams, original: torch.Tensor, scaled: torch.Tensor, factor: float
+) -> DecayPage:
+    decay = full(p.decay_x, 0, p.target_context)
+    starts, counts = binning.runs(decay)
+    return DecayPage(
+        distances=binning.centres(decay).numpy(),
+        decay_original=rope.decay(starts, original, counts=counts).numpy(),
+        decay_scaled=(factor**2 * rope.decay(starts, scaled, counts=counts)).numpy(),
+    )
+
+
+def _dynamic_page(p: ExtensionParams) -> DynamicPage:
+    s = p.scaling
+    low = max(1, s.max_position_embeddings // 2)
+    lengths = np.unique(
+        np.linspace(
+            low, max(p.target_context, 2 * s.max_position_embeddings), DYNAMIC_POINTS
+        ).astype(int)
+    )
+    if s.rotary_dim < 4:  # NTK's exponent d/(d−2) needs d ≥ 4: no curve to draw
+        return DynamicPage(lengths[:0], np.array([]), None)
+    dynamic = s.with_changes(method="dynamic")
+    return DynamicPage(
+        lengths=lengths,
+        dynamic_base=np.array([rope_scaling.effective_base(dynamic, int(n)) for n in lengths]),
+        sweep_base=rope_scaling.effective_base(dynamic, p.sweep_length),
     )
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from posenc_gui.encodings.rope_scaling import BLENDED, INTERPOLATED, KEPT, STILL
 from posenc_gui.i18n import N_, tr
-from posenc_gui.tabs.extension.compute import ExtensionFrame
+from posenc_gui.tabs.extension.compute import DecayPage, DynamicPage, ExtensionFrame
 from posenc_gui.views import Curve, CurvesView, Line, Span
 
 # palette: green, orange, blue, and the text colour for pairs that never turn
@@ -67,7 +67,14 @@ class ExtensionFigures:
         )
 
     def draw(self, frame: ExtensionFrame) -> None:
-        """Draw every view of ``frame``."""
+        """Draw the views of the pages ``frame`` holds (the frequency page's: every frame)."""
+        self._draw_frequencies(frame)
+        if frame.decay is not None:
+            self._draw_context(frame, frame.decay)
+        if frame.dynamic is not None:
+            self._draw_dynamic(frame, frame.dynamic)
+
+    def _draw_frequencies(self, frame: ExtensionFrame) -> None:
         p, s = frame.params, frame.params.scaling
         turning = np.isfinite(frame.wavelength_scaled)  # proportional: some pairs never turn
         lines = [
@@ -113,13 +120,15 @@ class ExtensionFigures:
             ],
         )
 
+    def _draw_context(self, frame: ExtensionFrame, decay: DecayPage) -> None:
+        p, s = frame.params, frame.params.scaling
         self.decay_view.set_curves(
             [
-                Curve(tr("original"), frame.distances, frame.decay_original, dashed=True),
+                Curve(tr("original"), decay.distances, decay.decay_original, dashed=True),
                 Curve(
                     tr("{0} (× attention factor²)").format(tr(METHOD_LABELS[s.method])),
-                    frame.distances,
-                    frame.decay_scaled,
+                    decay.distances,
+                    decay.decay_scaled,
                     color=1,
                 ),
             ],
@@ -148,18 +157,20 @@ class ExtensionFigures:
             lines=[Line(2 * np.pi, tr("2π: a full turn"), vertical=False, color=0)],
         )
 
+    def _draw_dynamic(self, frame: ExtensionFrame, dynamic: DynamicPage) -> None:
+        p, s = frame.params, frame.params.scaling
         self.dynamic_view.set_curves(
             [
                 Curve(
                     tr("dynamic NTK, s = {0:g}").format(s.factor),
-                    frame.lengths,
-                    frame.dynamic_base,
+                    dynamic.lengths,
+                    dynamic.dynamic_base,
                     color=1,
                 ),
                 Curve(
                     tr("length {0:,}").format(p.sweep_length),
-                    np.array([p.sweep_length] if frame.sweep_base is not None else []),
-                    np.array([frame.sweep_base] if frame.sweep_base is not None else []),
+                    np.array([p.sweep_length] if dynamic.sweep_base is not None else []),
+                    np.array([dynamic.sweep_base] if dynamic.sweep_base is not None else []),
                     scatter=True,
                     color=2,
                 ),

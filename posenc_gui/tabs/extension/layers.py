@@ -9,7 +9,7 @@ from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.encodings.rope_scaling import RopeScaling
 from posenc_gui.i18n import tr
 from posenc_gui.imported_model import ImportedModel
-from posenc_gui.tabs.extension.compute import ExtensionFrame
+from posenc_gui.tabs.extension.compute import LayerTypeFrame
 from posenc_gui.tabs.extension.figures import METHOD_LABELS
 from posenc_gui.views import Curve, CurvesView
 from posenc_gui.views.pattern import PatternView, Row
@@ -54,10 +54,10 @@ class ModelLayers:
             for layer in self.imported.model.layer_types
         )
 
-    def draw(self, frame: ExtensionFrame) -> None:
+    def draw(self, kinds: tuple[LayerTypeFrame, ...]) -> None:
+        """One curve and one pattern row per layer type of the frame (``frame.layer_types``)."""
         model = self.imported.model
         edited = None if model is None else model.primary_layer.layer_type
-        kinds = frame.layer_types
         dims = len({kind.layer.scaling.rotary_dim for kind in kinds if kind.layer.scaling}) > 1
         self.wavelength_view.set_curves(
             [

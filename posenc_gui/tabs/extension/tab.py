@@ -44,6 +44,7 @@ def _spin(
 class ExtensionTab(Tab):
     spec = SPEC
     compute = staticmethod(compute_extension)
+    per_page = True  # only the page in front is computed (and, for the readout, every pair)
 
     @classmethod
     def shows_preset(cls, preset: Preset) -> bool:
@@ -243,12 +244,16 @@ class ExtensionTab(Tab):
     def request(self) -> ExtensionParams:
         target = int(self.target_context.value())
         scaling = self.scaling()
+        page = self.current_page() or "frequencies"
         return ExtensionParams(
             scaling,
             target,
             int(self.sweep_length.value()),
-            self.figures.decay_view.x_window(0, target),
+            # the decay view's window on its page only: another page's views are resized
+            # when it is laid out, which must not make this page's frame stale
+            self.figures.decay_view.x_window(0, target) if page == "context" else None,
             self.layers.layer_types(scaling),
+            pages=(page,),
         )
 
     def apply_scaling(self, scaling: RopeScaling, source: str) -> None:
@@ -331,7 +336,8 @@ class ExtensionTab(Tab):
 
     def draw(self, frame: ExtensionFrame) -> None:
         self.figures.draw(frame)
-        self.layers.draw(frame)
+        if frame.layer_types is not None:
+            self.layers.draw(frame.layer_types)
         self.readout.setText(readout_text(frame))
 
 
