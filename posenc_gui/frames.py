@@ -1,5 +1,6 @@
-"""Helpers the tabs' compute modules share to turn windows into tensors and tensors into
-arrays for drawing (Qt-free; no formulas: those live in ``posenc_gui.encodings``)."""
+"""Helpers the tabs' compute modules share: the pages a frame is asked for, windows turned
+into tensors and tensors into arrays for drawing (Qt-free; no formulas: those live in
+``posenc_gui.encodings``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,15 @@ import torch
 from posenc_gui.cancel import checkpoint
 from posenc_gui.encodings import binning
 from posenc_gui.encodings.window import Window
+
+
+def check_pages(pages: tuple[str, ...] | None, known: tuple[str, ...]) -> None:
+    """A frame's ``pages`` to compute (None: every page) must be among the tab's ``known``
+    pages: ValueError naming them otherwise."""
+    unknown = set(pages or ()) - set(known)
+    if unknown:
+        raise ValueError(f"pages must be among {', '.join(known)}, got {sorted(unknown)}")
+
 
 # What the heavy views (the sinusoidal tables and their similarity) are computed in: float32,
 # whose closed forms stay within 1e-5 of float64 (the library's default, and its tests') at

@@ -12,6 +12,7 @@ from posenc_gui.encodings import binning, rope, rope_scaling
 from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.encodings.rope_scaling import RopeScaling
 from posenc_gui.encodings.window import Window, full
+from posenc_gui.frames import check_pages
 
 DYNAMIC_POINTS = 400  # the effective base is smooth and monotone in the length
 PAGES = ("frequencies", "context", "dynamic", "layers")
@@ -27,9 +28,7 @@ class ExtensionParams:
     pages: tuple[str, ...] | None = None  # the pages to compute (None: every page)
 
     def __post_init__(self) -> None:
-        unknown = set(self.pages or ()) - set(PAGES)
-        if unknown:
-            raise ValueError(f"pages must be among {', '.join(PAGES)}, got {sorted(unknown)}")
+        check_pages(self.pages, PAGES)
 
 
 @dataclass(frozen=True)

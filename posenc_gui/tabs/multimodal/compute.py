@@ -15,7 +15,7 @@ from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.encodings.multimodal import Grid, Text
 from posenc_gui.encodings.rope import QueryKey
 from posenc_gui.encodings.window import Window, full
-from posenc_gui.frames import to_numpy
+from posenc_gui.frames import check_pages, to_numpy
 from posenc_gui.translatable import N_
 
 PAGES = ("pairs", "sequence", "scores")
@@ -49,9 +49,7 @@ class MultimodalParams:
     pages: tuple[str, ...] | None = None  # the pages to compute (None: every page)
 
     def __post_init__(self) -> None:
-        unknown = set(self.pages or ()) - set(PAGES)
-        if unknown:
-            raise ValueError(f"pages must be among {', '.join(PAGES)}, got {sorted(unknown)}")
+        check_pages(self.pages, PAGES)
         pairs = self.head_dim // 2
         if self.scheme == "axial" and pairs % 2:
             raise ValueError(

@@ -18,7 +18,7 @@ import torch
 from posenc_gui.cancel import checkpoint, part
 from posenc_gui.encodings import binning, relative, sinusoidal
 from posenc_gui.encodings.window import Window, full, shifted
-from posenc_gui.frames import VIEW_DTYPE, by_row_chunks, runs_on, to_numpy
+from posenc_gui.frames import VIEW_DTYPE, by_row_chunks, check_pages, runs_on, to_numpy
 
 SCHEMES = ("sinusoidal", "shaw", "t5", "alibi")
 PAGES = ("distances", "t5", "alibi", "scores")
@@ -50,9 +50,7 @@ class RelativeParams:
     pages: tuple[str, ...] | None = None  # the pages to compute (None: every page)
 
     def __post_init__(self) -> None:
-        unknown = set(self.pages or ()) - set(PAGES)
-        if unknown:
-            raise ValueError(f"pages must be among {', '.join(PAGES)}, got {sorted(unknown)}")
+        check_pages(self.pages, PAGES)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from posenc_gui.comparison import Curve, Entry, Inputs, Setting
 from posenc_gui.encodings import binning, rope
 from posenc_gui.encodings.rope import QueryKey
 from posenc_gui.encodings.window import Window, full
-from posenc_gui.frames import runs_on, to_numpy
+from posenc_gui.frames import check_pages, runs_on, to_numpy
 from posenc_gui.translatable import N_
 
 DTYPES = {
@@ -51,9 +51,7 @@ class RopeParams:
     pages: tuple[str, ...] | None = None  # the pages to compute (None: every page)
 
     def __post_init__(self) -> None:
-        unknown = set(self.pages or ()) - set(PAGES)
-        if unknown:
-            raise ValueError(f"pages must be among {', '.join(PAGES)}, got {sorted(unknown)}")
+        check_pages(self.pages, PAGES)
 
 
 @dataclass(frozen=True)
