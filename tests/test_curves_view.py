@@ -148,6 +148,17 @@ def test_other_spans_reuse_the_regions_drawn_recoloured(qtbot):
     in_plot = [item for item in view.plot.vb.addedItems if isinstance(item, pg.LinearRegionItem)]
     assert in_plot == view.spans  # the third went
     assert [label.text for _, label in view.legend.items] == ["a", "blended"]  # a: the curve's
+    # spans again (an M-RoPE scheme after the axial one): the region set aside, not a new one
+    view.set_curves(
+        [Curve("a", x, x)],
+        spans=[Span(0, 1, "kept", "#00ff00"), Span(1, 3, "blended"), Span(3, 9, "a", "#ff0000")],
+    )
+    assert view.spans == regions  # the third back
+    assert view.spans[2].getRegion() == (3.0, 9.0)
+    colour = view.spans[2].brush.color()
+    assert (colour.red(), colour.green(), colour.blue(), colour.alpha()) == (255, 0, 0, 45)
+    in_plot = [item for item in view.plot.vb.addedItems if isinstance(item, pg.LinearRegionItem)]
+    assert in_plot == regions
 
 
 def test_a_curve_that_changes_its_look_is_drawn_in_the_new_one(qtbot):

@@ -53,6 +53,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self.legend = add_legend(self.plot, current_look().font_size(10))
         self.curve_items: list[pg.PlotDataItem] = []
         self._set_aside: list[pg.PlotDataItem] = []  # items of curves no longer drawn
+        self._spans_aside: list[pg.LinearRegionItem] = []  # and of spans
         self.bands: list[tuple[str, pg.FillBetweenItem]] = []
         self.lines: list[ReferenceLine] = []
         self.spans: list[pg.LinearRegionItem] = []
@@ -152,15 +153,17 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
                 if item.name() != name:
                     item.opts["name"] = name  # what PlotDataItem.name() reads; it has no setter
                     rename_entry(self.legend, item, name)
-        # regions stay in their places, recoloured where need be (making one costs ~1 ms)
+        # regions stay in their places, moved and recoloured (making one costs ~1 ms); those
+        # no longer drawn are set aside, for the frames that draw them again
         for region in self.spans[len(spans) :]:
             self.plot.removeItem(region)
+        self._spans_aside += self.spans[len(spans) :]
         del self.spans[len(spans) :]
         for index, span in enumerate(spans):
-            if index < len(self.spans):
-                self._update_span(self.spans[index], span)
-            else:
-                self.spans.append(self._span(span))
+            if index == len(self.spans):
+                self.spans.append(self._spans_aside.pop() if self._spans_aside else self._span())
+                self.plot.addItem(self.spans[index])
+            self._update_span(self.spans[index], span)
         if not same_spans:  # one legend entry per label, none where a curve has that name
             for index, span in enumerate(spans):
                 if span.label not in names and span.label not in {s.label for s in spans[:index]}:
@@ -347,15 +350,9 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         colour.setAlpha(45)
         return colour
 
-    def _span(self, span: Span) -> pg.LinearRegionItem:
-        region = pg.LinearRegionItem(
-            values=self._x_ends(span),
-            movable=False,
-            brush=self._span_colour(span),
-            pen=pg.mkPen(None),
-        )
+    def _span(self) -> pg.LinearRegionItem:
+        region = pg.LinearRegionItem(movable=False, pen=pg.mkPen(None))
         region.setZValue(-1)
-        self.plot.addItem(region)
         return region
 
     def _update_span(self, region: pg.LinearRegionItem, span: Span) -> None:
