@@ -74,9 +74,8 @@ class MultimodalFigures:
         )
 
     def draw(self, frame: MultimodalFrame) -> None:
-        """Draw the views of the pages ``frame`` holds."""
-        if frame.params.pages is None or "pairs" in frame.params.pages:
-            self._draw_pairs(frame)
+        """Draw the views of the pages ``frame`` holds (the pairs page's: every frame)."""
+        self._draw_pairs(frame)
         if frame.sequence is not None:
             self._draw_ids(frame, frame.sequence)
         if frame.scores is not None:
