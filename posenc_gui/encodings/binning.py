@@ -50,12 +50,16 @@ def _run_phases(
 
 
 def _phase_as(phase: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
-    """A float64 phase in ``dtype`` for its sine and cosine: float32 gets it reduced mod 2π in
-    float64 first (in place), so that the waves stay within 1e-6 of float64's at any position
-    (float32's own sine and cosine of an angle below 2π)."""
+    """A float64 phase in ``dtype`` for its sine and cosine: float32 gets it reduced mod 2π to
+    ``[-π, π]`` in float64 first (in place), so that the waves stay within 1e-6 of float64's at
+    any position (float32's own sine and cosine of an angle within ±π)."""
     if dtype not in REAL_DTYPES:
         raise ValueError(f"dtype must be torch.float64 or torch.float32, got {dtype}")
-    return phase if dtype == torch.float64 else phase.remainder_(2 * torch.pi).to(dtype)
+    if dtype == torch.float64:
+        return phase
+    # the nearest whole turns taken off: half the time of ``remainder_``'s floored division
+    turns = (phase * (1 / (2 * torch.pi))).round_()
+    return phase.sub_(turns.mul_(2 * torch.pi)).to(dtype)
 
 
 def mean_cos_sin(
@@ -70,7 +74,7 @@ def mean_cos_sin(
     ``starts``, ``counts``: ``[B]``; ``inv_freq``: ``[F]`` (rad / position, in (0, π)).
     Returns two ``[B, F]`` tensors of ``dtype``. Exact for runs of length 1. In float32 the
     phase is formed and reduced mod 2π in float64 first, so each value stays within 1e-6 of
-    the float64 one at any position (float32's own sin and cos of an angle below 2π).
+    the float64 one at any position (float32's own sin and cos of an angle within ±π).
     """
     phase, ratios, which = _run_phases(starts, counts, inv_freq)
     phase = _phase_as(phase, dtype)
@@ -137,13 +141,13 @@ def sin_extremes(
     first = starts.to(torch.float64)[:, None]
     last = first + counts.to(torch.float64)[:, None] - 1
     start_angle = first * omega + phase
-    candidates = [first, last]
-    for peak in (torch.pi / 2, 3 * torch.pi / 2):
-        ahead = torch.remainder(peak - start_angle, 2 * torch.pi) / omega
-        for period in range(EXTREME_PERIODS):
-            crest = first + ahead + period * (2 * torch.pi) / omega
-            candidates += [torch.floor(crest), torch.ceil(crest)]
-    p = torch.stack([c.expand(-1, omega.shape[1]) for c in candidates])
+    peaks = torch.tensor([torch.pi / 2, 3 * torch.pi / 2], dtype=torch.float64, device=first.device)
+    ahead = torch.remainder(peaks[:, None, None] - start_angle, 2 * torch.pi) / omega  # [2, B, F]
+    periods = torch.arange(EXTREME_PERIODS, dtype=torch.float64, device=first.device)
+    crest = first + ahead + (periods[:, None, None, None] * (2 * torch.pi)) / omega  # [P, 2, B, F]
+    shape = start_angle.shape
+    ends = (first.expand(shape), last.expand(shape))
+    p = torch.cat((torch.stack(ends), crest.floor().flatten(0, 1), crest.ceil().flatten(0, 1)))
     p = torch.minimum(torch.maximum(p, first), last)  # a crest past the run's end: its end
     values = torch.sin(p * omega + phase)
     return values.amin(dim=0), values.amax(dim=0)
