@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtGui import QImage, QPainter, QPicture
 
 from posenc_gui.views import Curve, CurvesView, HeatmapView
-from posenc_gui.views.axis_specs import draw_specs
+from posenc_gui.views.axis_specs import draw_specs, tick_values
 
 
 def _plain(specs) -> tuple | None:
@@ -75,3 +75,24 @@ def test_a_heatmap_s_named_ticks_and_colorbar_are_laid_out_as_pyqtgraph_does(qtb
     qtbot.wait(20)
     for axis in (view.plot.getAxis("left"), view.plot.getAxis("bottom"), view.colorbar.axis):
         _assert_as_pyqtgraph_lays_out(axis)
+
+
+@pytest.mark.parametrize("log", [False, True], ids=["linear", "log"])
+@pytest.mark.parametrize("scale", [1.0, 1e-3])
+def test_tick_values_are_pyqtgraph_s_own(qtbot, log, scale):
+    # the same floats as pyqtgraph's numpy version, over ranges tiny, huge, negative, reversed
+    # and empty, at lengths from a few pixels to a wide screen's
+    axis = pg.AxisItem("bottom")
+    axis.setScale(scale)
+    axis.setLogMode(log)
+    rng = np.random.default_rng(7)
+    ranges = [(0.0, 0.0), (5.0, -3.0), (-1e-9, 1e-9), (0.0, 1.0), (1.0, 19.0), (-511.5, 511.5)]
+    widest = 1 if log else 6  # a log axis's values are decades: its minor level lists 9 each
+    ranges += [tuple(rng.standard_normal(2) * 10.0 ** rng.integers(-6, widest)) for _ in range(200)]
+    compared = 0
+    for low, high in ranges:
+        for size in (12.0, 240.0, 901.0, 1900.0):
+            theirs = pg.AxisItem.tickValues(axis, low, high, size)
+            assert tick_values(axis, low, high, size) == theirs, (low, high, size)
+            compared += sum(len(values) for _, values in theirs)
+    assert compared > 500  # many values compared, not empty levels

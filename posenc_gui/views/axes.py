@@ -11,7 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
 
-from posenc_gui.views.axis_specs import draw_specs
+from posenc_gui.views.axis_specs import draw_specs, tick_values
 from posenc_gui.views.style import current_look, pre_blended, set_title, tick_font, wrap_title
 
 END_ROOM_PX = 10  # room past an axis's ends for its end tick labels (× the look's scale)
@@ -85,10 +85,10 @@ class CompactAxis(pg.AxisItem):
             self._adjustSize()
 
     def tickValues(self, minVal: float, maxVal: float, size: float) -> list:
-        """pyqtgraph's tick levels (on an axis of ``whole_numbers``, those of whole steps, or
-        each whole number where the axis spans a few), with two fixes for grids drawn in
-        opaque pre-blended pens, where a line drawn later replaces the pixels of one drawn
-        before:
+        """pyqtgraph's tick levels (``axis_specs.tick_values``; on an axis of ``whole_numbers``,
+        those of whole steps, or each whole number where the axis spans a few), with two fixes
+        for grids drawn in opaque pre-blended pens, where a line drawn later replaces the pixels
+        of one drawn before:
 
         - On a log axis its minor level (1 … 9 in each decade) repeats the decades of the
           levels above; drawn after them in its fainter colour, it covered the decade lines.
@@ -100,7 +100,7 @@ class CompactAxis(pg.AxisItem):
           Over 19 decades that was 171 minor lines: measuring their labels took most of the
           axis's 5.7 ms a paint (now 2.0 ms).
         """
-        levels = super().tickValues(minVal, maxVal, size)
+        levels = tick_values(self, minVal, maxVal, size)
         if self.whole_numbers and not self.logMode:
             levels = _whole(levels, minVal, maxVal)
         if self.logMode and len(levels) > 1 and levels[-1][0] is None:
