@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 import torch
@@ -332,8 +333,11 @@ def test_shutdown_stops_a_computation_at_its_next_checkpoint(qtbot):
 
 def test_progress_reports_the_share_done_of_the_current_request(qtbot, engine):
     from posenc_gui.cancel import checkpoint, part
+    from posenc_gui.engine.engine import PROGRESS_AFTER_S
 
     def compute(params, device):
+        checkpoint(0.25)  # too early to say: a frame this quick would be drawn already
+        time.sleep(PROGRESS_AFTER_S)
         checkpoint(0.5)
         with part(0.5, 1.0):  # the second half of the work
             checkpoint(0.5)

@@ -10,8 +10,8 @@ How a slider move becomes a frame:
    tab's) first, then the newest — runs ``compute(params, device)`` (a light request on one CPU
    thread) and emits the result (or the error) with the time it took.
    A computation calls ``checkpoint(done)`` between its chunks of work: once a newer request
-   of its channel waits (or the engine stops), it ends there instead of finishing; otherwise
-   the share ``done`` reaches the GUI thread as ``progress``.
+   of its channel waits (or the engine stops), it ends there instead of finishing; otherwise,
+   once it has run PROGRESS_AFTER_S, the share ``done`` reaches the GUI thread as ``progress``.
 4. GUI thread: ``_deliver`` drops a result whose id is no longer its channel's latest; otherwise
    it calls ``on_frame(result)`` to draw and emits ``frame_drawn``.
 
@@ -40,6 +40,7 @@ from posenc_gui.engine.memory import release_freed_memory
 
 Compute = Callable[[Any, torch.device], Any]
 NOT_COMPUTED_MS = 0.0  # the compute time reported for the frame drawn last, delivered again
+PROGRESS_AFTER_S = 0.05  # a computation reports its progress once it has run this long
 
 
 @dataclass(frozen=True)
@@ -184,12 +185,7 @@ class _Worker(QObject):
             try:
                 with (
                     torch.inference_mode(),
-                    running(
-                        lambda: self.pending.replaced(request),
-                        lambda done: self.pending.unless_stopped(
-                            self.progressed.emit, request, done
-                        ),
-                    ),
+                    running(lambda: self.pending.replaced(request), self._reporter(request, start)),
                 ):
                     result = request.compute(request.params, torch.device(request.device))
             except Superseded:
@@ -211,6 +207,18 @@ class _Worker(QObject):
             # the result is on its way: at 2^20 positions the trim takes 2-12 ms, while the GUI
             # thread draws (ctypes lets go of the GIL).
             release_freed_memory()
+
+    def _reporter(self, request: Request, start: float) -> Callable[[float], None]:
+        """``request``'s progress report: sent once it has run PROGRESS_AFTER_S. Each report
+        wakes the GUI thread, which then waits for the interpreter lock this thread holds
+        (and this thread for it): about 1 ms of a light frame's few, for a share no one sees
+        (the busy sign shows only after ``frame_requests.BUSY_AFTER_MS``)."""
+
+        def report(done: float) -> None:
+            if time.perf_counter() - start >= PROGRESS_AFTER_S:
+                self.pending.unless_stopped(self.progressed.emit, request, done)
+
+        return report
 
 
 def _same_computation(one: Request, other: Request) -> bool:
