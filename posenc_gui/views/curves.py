@@ -18,6 +18,7 @@ from posenc_gui.views.reference_line import ReferenceLine
 from posenc_gui.views.style import current_look
 from posenc_gui.views.unchanged import same_input
 from posenc_gui.views.viewport import Viewport
+from posenc_gui.views.wide_lines import CurveItem
 
 MAX_READ_CURVES = 8  # curves named in a hover readout
 MIN_PLOT_HEIGHT = 60  # px of data, times the look's scale
@@ -266,7 +267,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             self.legend.addItem(item, name)
 
     def _new_item(self) -> pg.PlotDataItem:
-        item = pg.PlotDataItem()
+        item = CurveItem()
         # hidden or shown again from its legend entry: the range fits what is shown
         item.visibleChanged.connect(self.plot.vb.queueUpdateAutoRange)
         return item

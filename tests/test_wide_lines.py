@@ -1,0 +1,99 @@
+"""2 px curves painted as shifted hair-lines on raster devices (``views.wide_lines``): the same
+pixels covered as Qt's 2 px stroke, the true pen kept for vector output and other pens."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtSvg import QSvgGenerator
+
+from posenc_gui.views import Curve, CurvesView
+from posenc_gui.views.wide_lines import WideLineCurve, _by_hair_lines
+
+BLUE = "#0072B2"
+
+
+def _covered(item_type: type, y: np.ndarray) -> np.ndarray:
+    """How much of each pixel a 2 px curve ``y`` over x = 0 … 199 covers, drawn by
+    ``item_type`` in a 200 × 100 px view (0 … 1 per pixel)."""
+    widget = pg.PlotWidget(background="w")
+    widget.resize(260, 160)
+    widget.hideAxis("left")
+    widget.hideAxis("bottom")
+    curve = item_type(np.arange(200.0), y, pen=pg.mkPen(BLUE, width=2))
+    curve.opts["antialias"] = True
+    widget.addItem(curve)
+    widget.setRange(xRange=(0, 199), yRange=(0, 99), padding=0)
+    image = QImage(260, 160, QImage.Format.Format_RGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    widget.render(painter)
+    painter.end()
+    pixels = np.frombuffer(image.constBits(), np.uint8).reshape(160, 260, 4)
+    red = pixels[..., 2].astype(float)  # BGRA: the curve's blue has almost no red
+    return (255 - red) / (255 - QColor(BLUE).red())
+
+
+@pytest.mark.parametrize(
+    "slope", [0.0, 0.45, 1.0, 3.0, -1.0], ids=["flat", "shallow", "rising", "steep", "falling"]
+)
+def test_hair_lines_cover_what_qt_s_2px_stroke_covers(qtbot, slope):
+    y = 50 + slope * (np.arange(200.0) - 100) / 4
+    stroke, hair = _covered(pg.PlotCurveItem, y), _covered(WideLineCurve, y)
+    assert stroke.sum() > 150  # a curve was drawn
+    # about the same ink: 2 px across a level stretch, 1.7 or 2.4 px across a diagonal one
+    assert 0.7 < hair.sum() / stroke.sum() < 1.3
+    if slope == 0:
+        assert 0.9 < hair.sum() / stroke.sum() <= 1.0
+    rows = np.arange(stroke.shape[0])[:, None]
+    drawn = (stroke.sum(0) > 1) & (hair.sum(0) > 1)
+    centre = (stroke * rows).sum(0)[drawn] / stroke.sum(0)[drawn]
+    hair_centre = (hair * rows).sum(0)[drawn] / hair.sum(0)[drawn]
+    assert np.abs(centre - hair_centre).max() < 1.0  # in the same place
+
+
+def test_a_curves_view_paints_its_2px_curves_with_hair_lines_on_screen(qtbot, monkeypatch):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    view.resize(500, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    x = np.arange(1000.0)
+    view.set_curves([Curve("a", x, np.cos(x / 50), color=BLUE)])
+    widths: list[float] = []
+    set_pen = QPainter.setPen
+
+    def recording(painter, pen):
+        if getattr(pen, "color", None) and pen.color() == QColor(BLUE):
+            widths.append(pen.widthF())
+        set_pen(painter, pen)
+
+    monkeypatch.setattr(QPainter, "setPen", recording)
+    view.grab()
+    # three hair-lines for the curve; its legend sample keeps the 2 px stroke
+    assert sorted(widths) == [1.0, 1.0, 1.0, 2.0]
+    assert view.curve_items[0].curve.opts["pen"].widthF() == 2.0  # the item keeps its pen
+
+
+def test_vector_output_and_other_pens_keep_their_stroke(qtbot, tmp_path):
+    opts = {"fillLevel": None, "shadowPen": None}
+    svg = QSvgGenerator()
+    svg.setFileName(str(tmp_path / "figure.svg"))
+    svg.setSize(QSize(10, 10))
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    for device, pen, by_hair in (
+        (image, pg.mkPen(BLUE, width=2), True),
+        (svg, pg.mkPen(BLUE, width=2), False),  # a vector file keeps the true stroke
+        (image, pg.mkPen(BLUE, width=3), False),  # presentation's 3 px
+        (image, pg.mkPen(BLUE, width=2, style=Qt.PenStyle.DashLine), False),
+        (image, pg.mkPen((0, 114, 178, 128), width=2), False),  # overlaps would darken it
+    ):
+        painter = QPainter(device)
+        try:
+            assert _by_hair_lines(painter, pen, opts) is by_hair
+            assert not _by_hair_lines(painter, pen, {**opts, "fillLevel": 0.0})
+        finally:
+            painter.end()
