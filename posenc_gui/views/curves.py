@@ -10,6 +10,7 @@ from PySide6.QtCore import Signal
 
 from posenc_gui.encodings.window import Window
 from posenc_gui.views.axes import fit_height, style_plot
+from posenc_gui.views.bands import BandFill
 from posenc_gui.views.curve_specs import Band, Curve, Line, Span, Style, draw_styled, style_of
 from posenc_gui.views.data_bounds import BoundedViewBox, DataBounds, mapped
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
@@ -332,7 +333,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         low, high = pg.PlotCurveItem(x, low_y), pg.PlotCurveItem(x, high_y)
         colour = pg.mkColor(current_look().colour(band.color))
         colour.setAlpha(60)
-        fill = pg.FillBetweenItem(low, high, brush=colour)
+        fill = BandFill(low, high, brush=colour)
         fill.setZValue(0)
         self.plot.addItem(fill)
         if band.name:  # an unnamed band goes with its curve's entry

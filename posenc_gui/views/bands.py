@@ -1,0 +1,75 @@
+"""Shaded bands (mean ± std) that paint in about a millisecond however jagged they are.
+
+Qt's raster engine fills a polygon by its crossings with each scanline: a band of a thousand
+points whose edges zig-zag (a standard deviation over a million distances, a pixel each) took
+17-67 ms to fill, most of a Compare frame. On a raster device (the screen, a PNG) ``BandFill``
+paints the same area column by column instead: at the centre of each device pixel column it
+spans, a 1 px line from the low edge to the high one, both interpolated linearly between the
+points as the outline joins them. Each column is drawn once, so the translucent colour is
+blended once, as the fill blends it. Vector output (SVG) and any transform other than scaling
+and moving keep the filled outline.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from pyqtgraph.graphicsItems.PlotCurveItem import arrayToLineSegments
+from PySide6.QtGui import QPaintEngine, QPainter, QPen, QTransform
+
+_SCALING = (  # transforms that keep device columns vertical
+    QTransform.TransformationType.TxNone,
+    QTransform.TransformationType.TxTranslate,
+    QTransform.TransformationType.TxScale,
+)
+
+
+class BandFill(pg.FillBetweenItem):
+    """A fill between two curves (``x`` increasing, the same for both) painted as device pixel
+    columns on a raster device."""
+
+    def paint(self, painter: QPainter, option: Any, widget: Any = None) -> None:
+        columns = None
+        if painter.paintEngine().type() == QPaintEngine.Type.Raster:
+            columns = self._columns(painter.transform(), painter.device().width())
+        if columns is None:
+            super().paint(painter, option, widget)
+            return
+        pen = QPen(self.brush().color())
+        pen.setWidth(1)
+        painter.save()
+        try:
+            painter.resetTransform()  # the columns are in device pixels
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # each column once
+            painter.setPen(pen)
+            painter.drawLines(*columns.drawargs())
+        finally:
+            painter.restore()
+
+    def _columns(self, world: QTransform, device_width: int) -> Any:
+        """The band's vertical 1 px lines at the centres of the device columns it spans
+        within ``0 … device_width``, as pyqtgraph's line segments; None where it cannot be
+        drawn so (a rotation, edges not finite, x not increasing, fewer than two points)."""
+        if world.type() not in _SCALING or self.curves is None:
+            return None
+        low, high = self.curves
+        x, low_y, high_y = low.xData, low.yData, high.yData
+        if x is None or high.xData is None or len(x) < 2 or not np.array_equal(x, high.xData):
+            return None
+        if not (np.isfinite(low_y).all() and np.isfinite(high_y).all()):
+            return None
+        px = x * world.m11() + world.dx()
+        steps = np.diff(px)
+        if (steps <= 0).all():  # a mirrored x axis
+            px, low_y, high_y, steps = px[::-1], low_y[::-1], high_y[::-1], -steps[::-1]
+        if not (steps > 0).all():
+            return None
+        first = max(math.ceil(px[0] - 0.5), 0)
+        last = min(math.floor(px[-1] - 0.5), device_width - 1)
+        centres = np.arange(first, last + 1) + 0.5
+        edges = [np.interp(centres, px, y * world.m22() + world.dy()) for y in (low_y, high_y)]
+        ends = np.stack(edges, 1).ravel()
+        return arrayToLineSegments(np.repeat(centres, 2), ends, connect="pairs", finiteCheck=False)
