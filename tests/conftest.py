@@ -85,3 +85,19 @@ def run_main() -> Callable[..., subprocess.CompletedProcess]:
         )
 
     return run
+
+
+@pytest.fixture
+def light_look():
+    """Views built in the app's default look (pyqtgraph's colours too), restored after."""
+    import pyqtgraph as pg
+
+    from posenc_gui.views.style import Look, current_look, set_look
+
+    before = current_look()
+    names = ("background", "foreground", "antialias", "imageAxisOrder")  # those set_look sets
+    options = {name: pg.getConfigOption(name) for name in names}
+    set_look(Look())
+    yield
+    set_look(before)
+    pg.setConfigOptions(**options)

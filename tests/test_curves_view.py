@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 import pyqtgraph as pg
 import pytest
@@ -338,20 +336,6 @@ def test_markers_are_rendered_once_however_many_frames_are_drawn(qtbot):
     assert len(atlas) == 1  # one symbol, one size, one pen and brush: one rendered marker
 
 
-@pytest.fixture
-def light_look():
-    """Views built in the app's default look (pyqtgraph's colours too), restored after."""
-    from posenc_gui.views.style import Look, current_look, set_look
-
-    before = current_look()
-    names = ("background", "foreground", "antialias", "imageAxisOrder")  # those set_look sets
-    options = {name: pg.getConfigOption(name) for name in names}
-    set_look(Look())
-    yield
-    set_look(before)
-    pg.setConfigOptions(**options)
-
-
 def shown_log_view(qtbot, low_decade: int) -> tuple[CurvesView, QImage]:
     """A 700 × 400 view of y = 10^low_decade … 1 on a log axis over x = 0 … 999, grabbed."""
     view = shown_view(qtbot, 700, 400)
@@ -572,13 +556,14 @@ def test_a_dashed_curve_shows_over_a_solid_one_it_coincides_with(qtbot, light_lo
     view.set_curves([Curve("RoPE q = 1", x, y, dashed=True, color=1), Curve("sin", x, y, color=0)])
     qtbot.wait(50)
     image = view.grab().toImage()
-    drawn = Counter(
-        image.pixelColor(column, row).name()
-        for column in range(image.width())
-        for row in range(image.height())
-    )
-    dashed, solid = (item.opts["pen"].color().name() for item in view.curve_items)
-    assert drawn[dashed] > drawn[solid] / 4  # its dashes over the solid line, not only its rim
+    pixels = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), -1, 4)
+    pixels = pixels[:, : image.width(), 2::-1].astype(int)  # BGRA: as RGB
+    colours = [item.opts["pen"].color() for item in view.curve_items]
+    dashed_rgb, solid_rgb = (np.array(c.getRgb()[:3]) for c in colours)
+    # each pixel by the colour it is (nearly) of: the line's edges blend with what is beside
+    near_dashed = np.abs(pixels - dashed_rgb).max(-1) < 0.1 * np.abs(dashed_rgb - solid_rgb).max()
+    near_solid = np.abs(pixels - solid_rgb).max(-1) < 0.1 * np.abs(dashed_rgb - solid_rgb).max()
+    assert near_dashed.sum() > near_solid.sum() / 4  # its dashes over the solid line, not its rim
 
 
 def test_positions_are_ticked_at_whole_numbers_only(qtbot):
