@@ -18,7 +18,7 @@ BLUE = "#0072B2"
 
 def _covered(item_type: type, y: np.ndarray, style=Qt.PenStyle.SolidLine) -> np.ndarray:
     """How much of each pixel a 2 px curve ``y`` over x = 0 … 199 covers, drawn by
-    ``item_type`` in a 200 × 100 px view (0 … 1 per pixel)."""
+    ``item_type`` on a 260 × 160 px plot of y = 0 … 99 (0 … 1 per pixel)."""
     widget = pg.PlotWidget(background="w")
     widget.resize(260, 160)
     widget.hideAxis("left")

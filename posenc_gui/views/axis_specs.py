@@ -2,9 +2,8 @@
 ``AxisItem.tickValues``, the same specs in about half the time (0.27 ms instead of 0.52 for a
 linear axis of a 900 px view, 0.47 instead of 0.88 for a log one): each label's size measured
 once per font and text, not at every layout, and no pyqtgraph ``Point`` or numpy reduction per
-tick. An axis whose range moved lays
-its ticks out again before its next paint, the largest single cost of a frame's draw
-(``tests/test_axis_specs`` holds the specs to pyqtgraph's own).
+tick. An axis whose range moved lays its ticks out again before its next paint, the largest
+single cost of a frame's draw (``tests/test_axis_specs`` holds the specs to pyqtgraph's own).
 
 For axes that stop at their ends (pyqtgraph's ``stopAxisAtTick`` left at its default).
 """

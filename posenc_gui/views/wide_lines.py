@@ -5,9 +5,9 @@ Qt's raster engine strokes a line wider than 1 px through its general stroker: a
 fast path) 0.07 ms. Six such curves made a one-view page paint in 6 ms. On screen an opaque
 2 px curve is therefore painted as its antialiased 1 px line four times (``SHIFTS``): half a
 device pixel up-left, up-right and down-left, which covers 2 px across and down centred on the
-curve, and once on it, for a core as opaque as the stroke's; in 40 % of the time. Dashes keep
-their length (a pen's dash pattern counts in its widths). Exports (PNG, SVG) keep the true
-stroke, and the item keeps its pen: its bounds and legend sample read it.
+curve, and once on it, for a core nearly as opaque as the stroke's; in about 40 % of the time.
+Dashes keep their length (a pen's dash pattern counts in its widths). Exports (PNG, SVG) keep
+the true stroke, and the item keeps its pen: its bounds and legend sample read it.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPaintEngine, QPainter, QPen, QTransform
 
 # device pixels: three 1 px lines cover 2 px; where they overlap they cover a pixel 84 % or
-# so, the fourth on the curve 95 % or more
+# so, with the fourth on the curve over 90 %
 SHIFTS = ((-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.0, 0.0))
 WIDE_PX = 2.0  # the width drawn by shifted hair-lines
 
