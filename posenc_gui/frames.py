@@ -22,6 +22,11 @@ def check_pages(pages: tuple[str, ...] | None, known: tuple[str, ...]) -> None:
         raise ValueError(f"pages must be among {', '.join(known)}, got {sorted(unknown)}")
 
 
+def asks_for(pages: tuple[str, ...] | None, page: str) -> bool:
+    """Whether a frame asked for ``pages`` (None: every page) computes ``page``."""
+    return pages is None or page in pages
+
+
 # What the heavy views (the sinusoidal tables and their similarity) are computed in: float32,
 # whose closed forms stay within 1e-5 of float64 (the library's default, and its tests') at
 # any size up to 2^20 positions and 16,384 channels, far below a colormap's 1/256 steps.

@@ -16,10 +16,11 @@ from posenc_gui.views.wide_lines import WideLineCurve, _by_hair_lines
 BLUE = "#0072B2"
 
 
-def _covered(item_type: type, y: np.ndarray, style=Qt.PenStyle.SolidLine) -> np.ndarray:
+def _covered(qtbot, item_type: type, y: np.ndarray, style=Qt.PenStyle.SolidLine) -> np.ndarray:
     """How much of each pixel a 2 px curve ``y`` over x = 0 … 199 covers, drawn by
     ``item_type`` on a 260 × 160 px plot of y = 0 … 99 (0 … 1 per pixel)."""
     widget = pg.PlotWidget(background="w")
+    qtbot.addWidget(widget)
     widget.resize(260, 160)
     widget.hideAxis("left")
     widget.hideAxis("bottom")
@@ -42,7 +43,7 @@ def _covered(item_type: type, y: np.ndarray, style=Qt.PenStyle.SolidLine) -> np.
 )
 def test_hair_lines_cover_what_qt_s_2px_stroke_covers(qtbot, slope):
     y = 50 + slope * (np.arange(200.0) - 100) / 4
-    stroke, hair = _covered(pg.PlotCurveItem, y), _covered(WideLineCurve, y)
+    stroke, hair = _covered(qtbot, pg.PlotCurveItem, y), _covered(qtbot, WideLineCurve, y)
     assert stroke.sum() > 150  # a curve was drawn
     # about the same ink: 2 px across a level stretch, 1.7 or 2.4 px across a diagonal one
     assert 0.7 < hair.sum() / stroke.sum() < 1.3
@@ -57,8 +58,8 @@ def test_hair_lines_cover_what_qt_s_2px_stroke_covers(qtbot, slope):
 
 def test_dashes_keep_their_length_and_place(qtbot):
     y = np.full(200, 50.0)
-    stroke = _covered(pg.PlotCurveItem, y, Qt.PenStyle.DashLine).sum(0) > 0.5
-    hair = _covered(WideLineCurve, y, Qt.PenStyle.DashLine).sum(0) > 0.5
+    stroke = _covered(qtbot, pg.PlotCurveItem, y, Qt.PenStyle.DashLine).sum(0) > 0.5
+    hair = _covered(qtbot, WideLineCurve, y, Qt.PenStyle.DashLine).sum(0) > 0.5
     assert 0.5 < stroke.mean() < 0.8  # dashes and gaps along the line
     assert (stroke != hair).mean() < 0.1  # the same columns inked, give or take a dash's end
 

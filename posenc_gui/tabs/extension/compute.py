@@ -12,7 +12,7 @@ from posenc_gui.encodings import binning, rope, rope_scaling
 from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.encodings.rope_scaling import RopeScaling
 from posenc_gui.encodings.window import Window, full
-from posenc_gui.frames import check_pages
+from posenc_gui.frames import asks_for, check_pages
 
 DYNAMIC_POINTS = 400  # the effective base is smooth and monotone in the length
 PAGES = ("frequencies", "context", "dynamic", "layers")
@@ -78,7 +78,6 @@ class ExtensionFrame:
 def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFrame:
     """The extension views' arrays for ``p``, of the pages ``p.pages`` (default: every page)."""
     s, target = p.scaling, p.target_context
-    wanted = set(PAGES if p.pages is None else p.pages)
     original = rope_scaling.unscaled_inv_freq(s)
     scaled = rope_scaling.scaled_inv_freq(s, seq_len=target)
     factor = rope_scaling.attention_factor(s, target)  # PhiMoE's mscale: long beyond L0
@@ -99,11 +98,11 @@ def compute_extension(p: ExtensionParams, device: torch.device) -> ExtensionFram
         unseen=unseen.numpy(),
         attention_factor=factor,
         effective_base=rope_scaling.effective_base(s, target),
-        decay=_decay_page(p, original, scaled, factor) if "context" in wanted else None,
-        dynamic=_dynamic_page(p) if "dynamic" in wanted else None,
+        decay=_decay_page(p, original, scaled, factor) if asks_for(p.pages, "context") else None,
+        dynamic=_dynamic_page(p) if asks_for(p.pages, "dynamic") else None,
         layer_types=(
             tuple(_layer_type(layer, target) for layer in p.layer_types)
-            if "layers" in wanted
+            if asks_for(p.pages, "layers")
             else None
         ),
     )

@@ -15,7 +15,7 @@ from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.encodings.multimodal import Grid, Text
 from posenc_gui.encodings.rope import QueryKey
 from posenc_gui.encodings.window import Window, full
-from posenc_gui.frames import check_pages, to_numpy
+from posenc_gui.frames import asks_for, check_pages, to_numpy
 from posenc_gui.translatable import N_
 
 PAGES = ("pairs", "sequence", "scores")
@@ -161,14 +161,13 @@ def compute_multimodal(p: MultimodalParams, device: torch.device) -> MultimodalF
     small: on the CPU)."""
     names, _ = SCHEMES[p.scheme]
     frequencies, axes = pair_axes(p)
-    wanted = set(PAGES if p.pages is None else p.pages)
     return MultimodalFrame(
         params=p,
         axis_names=names,
         axes=axes.numpy(),
         frequencies=frequencies.numpy(),
-        sequence=_sequence_page(p) if "sequence" in wanted else None,
-        scores=_scores_page(p, frequencies, axes) if "scores" in wanted else None,
+        sequence=_sequence_page(p) if asks_for(p.pages, "sequence") else None,
+        scores=_scores_page(p, frequencies, axes) if asks_for(p.pages, "scores") else None,
     )
 
 

@@ -18,7 +18,14 @@ import torch
 from posenc_gui.cancel import checkpoint, part
 from posenc_gui.encodings import binning, relative, sinusoidal
 from posenc_gui.encodings.window import Window, full, shifted
-from posenc_gui.frames import VIEW_DTYPE, by_row_chunks, check_pages, runs_on, to_numpy
+from posenc_gui.frames import (
+    VIEW_DTYPE,
+    asks_for,
+    by_row_chunks,
+    check_pages,
+    runs_on,
+    to_numpy,
+)
 
 SCHEMES = ("sinusoidal", "shaw", "t5", "alibi")
 PAGES = ("distances", "t5", "alibi", "scores")
@@ -342,7 +349,7 @@ def compute_relative(p: RelativeParams, device: torch.device) -> RelativeFrame:
     """The arrays of the Relative views on the pages ``p.pages`` (default: every page)."""
 
     def page(name: str, compute: Callable[[RelativeParams, torch.device], Page]) -> Page | None:
-        if p.pages is not None and name not in p.pages:
+        if not asks_for(p.pages, name):
             return None
         arrays = compute(p, device)
         checkpoint()  # between pages: a newer request stops this one here

@@ -13,7 +13,7 @@ from posenc_gui.comparison import Curve, Entry, Inputs, Setting
 from posenc_gui.encodings import binning, rope
 from posenc_gui.encodings.rope import QueryKey
 from posenc_gui.encodings.window import Window, full
-from posenc_gui.frames import check_pages, runs_on, to_numpy
+from posenc_gui.frames import asks_for, check_pages, runs_on, to_numpy
 from posenc_gui.translatable import N_
 
 DTYPES = {
@@ -242,7 +242,7 @@ def compute_rope(params: RopeParams, device: torch.device) -> RopeFrame:
 
     def wanted(page: str) -> bool:
         checkpoint()  # between pages: a newer request stops this one here
-        return p.pages is None or page in p.pages
+        return asks_for(p.pages, page)
 
     tables = (
         _tables(head_dim, p.theta, p.table, p.table_windows or whole, device)
