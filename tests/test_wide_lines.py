@@ -1,5 +1,6 @@
 """2 px curves painted as shifted hair-lines on screen (``views.wide_lines``): the same pixels
-covered as Qt's 2 px stroke, the true pen kept for exports, vector output and other pens."""
+covered as Qt's 2 px stroke, the true pen kept for exports, vector output and other pens; the
+curve handed its data again only where a new view range changes what it displays."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 
 from posenc_gui.views import Curve, CurvesView
-from posenc_gui.views.wide_lines import WideLineCurve, _by_hair_lines
+from posenc_gui.views.wide_lines import CurveItem, WideLineCurve, _by_hair_lines
 
 BLUE = "#0072B2"
 
@@ -116,3 +117,59 @@ def test_vector_output_and_other_pens_keep_their_stroke(qtbot, tmp_path):
             assert not _by_hair_lines(painter, pen, {**opts, "fillLevel": 0.0})
         finally:
             painter.end()
+
+
+def _plot_of(qtbot, item: pg.PlotDataItem, y: np.ndarray, **opts) -> pg.PlotWidget:
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    widget.resize(300, 200)
+    widget.addItem(item)
+    widget.setRange(xRange=(0, len(y) - 1), yRange=(-1.0, 1.0), padding=0)
+    item.setData(np.arange(len(y), dtype=float), y, **opts)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+def _displayed(item: pg.PlotDataItem) -> tuple[np.ndarray, np.ndarray]:
+    x, y = item.curve.getData()
+    return np.array(x), np.array(y)
+
+
+def test_a_new_y_range_hands_the_curve_nothing_where_nothing_is_clipped(qtbot, monkeypatch):
+    item = CurveItem()
+    widget = _plot_of(qtbot, item, np.sin(np.arange(200.0) / 9))
+    handed: list[int] = []
+    update = WideLineCurve.updateData
+
+    def counted(curve, *args, **kwargs):
+        handed.append(1)
+        return update(curve, *args, **kwargs)
+
+    monkeypatch.setattr(WideLineCurve, "updateData", counted)
+    for low, high in ((-2.0, 2.0), (-0.5, 0.25), (-1.0, 1.0)):
+        widget.setYRange(low, high, padding=0)
+    assert handed == []
+    item.setData(np.arange(200.0), np.cos(np.arange(200.0) / 9))  # new data is handed
+    assert handed == [1]
+
+
+@pytest.mark.parametrize("clip_to_view", [False, True], ids=["whole", "clipped-to-view"])
+def test_the_curve_displays_what_pyqtgraph_s_item_displays_over_range_changes(qtbot, clip_to_view):
+    """Data 10^9 tall in a view 1 tall is clipped to 10^6 view heights and unclipped when the
+    view grows again; x ranges re-clip data clipped to the view, as pyqtgraph's own item does."""
+    y = np.zeros(400)
+    y[100], y[300] = 1e9, -1e9
+    ours, theirs = CurveItem(), pg.PlotDataItem()
+    plots = [_plot_of(qtbot, item, y, clipToView=clip_to_view) for item in (ours, theirs)]
+    ranges = [((0, 399), (-0.5, 0.5)), ((50, 150), (-0.5, 0.5)), ((0, 399), (-2e9, 2e9))]
+    ranges += [((120, 399), (-1.0, 1.0)), ((0, 399), (-3e9, 3e9))]
+    clipped = []
+    for x_range, y_range in ranges:
+        for plot in plots:
+            plot.setRange(xRange=x_range, yRange=y_range, padding=0)
+        (x_ours, y_ours), (x_theirs, y_theirs) = _displayed(ours), _displayed(theirs)
+        np.testing.assert_array_equal(x_ours, x_theirs)
+        np.testing.assert_array_equal(y_ours, y_theirs)
+        clipped.append(bool(np.abs(y_ours).max() < 1e9))
+    assert True in clipped and False in clipped  # both cases happened

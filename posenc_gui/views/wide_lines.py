@@ -8,6 +8,9 @@ device pixel up-left, up-right and down-left, which covers 2 px across and down 
 curve, and once on it, for a core nearly as opaque as the stroke's; in about 40 % of the time.
 Dashes keep their length (a pen's dash pattern counts in its widths). Exports (PNG, SVG) keep
 the true stroke, and the item keeps its pen: its bounds and legend sample read it.
+
+``CurveItem``, the curves view's item, also skips pyqtgraph's re-display of its data at each new
+y range where that range clips none of it (``viewRangeChanged``).
 """
 
 from __future__ import annotations
@@ -66,7 +69,8 @@ def _by_hair_lines(painter: QPainter, pen: QPen | None, opts: dict[str, Any]) ->
 
 
 class CurveItem(pg.PlotDataItem):
-    """pyqtgraph's PlotDataItem with its line drawn by a ``WideLineCurve``."""
+    """pyqtgraph's PlotDataItem with its line drawn by a ``WideLineCurve``, handing its curve
+    its data again only where a new view range changes what is displayed."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -76,3 +80,42 @@ class CurveItem(pg.PlotDataItem):
         self.curve.setParentItem(self)
         self.curve.stackBefore(self.scatter)  # the line under the points, as pyqtgraph's
         self.curve.sigClicked.connect(self.sigClicked)
+
+    def _getDisplayDataset(self) -> Any:
+        display = super()._getDisplayDataset()
+        self._clipped = self._may_clip()  # whether that display may hold clipped values
+        return display
+
+    def viewRangeChanged(self, vb: Any = None, ranges: Any = None, changed: Any = None) -> None:
+        """pyqtgraph derives the displayed data anew at every change of the y range, in case
+        it must be clipped to ``dynamicRangeLimit`` view heights, and hands it to the curve
+        again (0.1–0.2 ms a curve, its bounds and the view's auto-range anew: a third of the
+        Absolute tab's curves' drawing). A y range that clips nothing, nor did before, changes
+        nothing displayed (an x range does where the data is clipped to the view or
+        downsampled)."""
+        x_changed = changed is None or changed[0]
+        y_changed = changed is None or changed[1]
+        if (x_changed and (self.opts["clipToView"] or self.opts["autoDownsample"])) or (
+            y_changed and (getattr(self, "_clipped", True) or self._may_clip())
+        ):
+            super().viewRangeChanged(vb, ranges, changed)
+            return
+        # what pyqtgraph notes of a change, for the display derived next
+        if x_changed:
+            self.setProperty("xViewRangeWasChanged", True)
+        if y_changed:
+            self.setProperty("yViewRangeWasChanged", True)
+
+    def _may_clip(self) -> bool:
+        """Whether pyqtgraph could clip this data in the current view: data taller than
+        ``2 · dynamicRangeHyst · dynamicRangeLimit`` view heights (or not known yet)."""
+        limit = self.opts["dynamicRangeLimit"]
+        if limit is None:
+            return False
+        mapped = self._datasetMapped
+        data = None if mapped is None else mapped.dataRect()
+        box = self.getViewBox()
+        view = None if box is None else box.viewRect()  # as pyqtgraph reads it: up to date
+        if data is None or view is None:
+            return True
+        return bool(data.height() > 2 * self.opts["dynamicRangeHyst"] * limit * view.height())
