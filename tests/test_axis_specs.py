@@ -77,6 +77,31 @@ def test_a_heatmap_s_named_ticks_and_colorbar_are_laid_out_as_pyqtgraph_does(qtb
         _assert_as_pyqtgraph_lays_out(axis)
 
 
+def test_labels_prepared_before_a_paint_are_what_it_plays(qtbot, monkeypatch):
+    """``prepare_labels`` records an axis's ticks and labels and plays them nowhere; the
+    view's paint then plays that recording, made once."""
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    view.resize(500, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    x = np.arange(100.0)
+    view.set_curves([Curve("a", x, np.cos(x / 7))])
+    axis = view.plot.getAxis("left")
+    view.plot.setYRange(-3, 3)  # a new range: the labels are laid out again
+    assert axis.picture is None
+    played: list[QPicture] = []
+    play = QPicture.play
+    monkeypatch.setattr(
+        QPicture, "play", lambda pic, painter: played.append(pic) or play(pic, painter)
+    )
+    axis.prepare_labels()
+    prepared = axis.picture
+    assert prepared is not None and played == []
+    view.grab()
+    assert prepared in played and axis.picture is prepared
+
+
 @pytest.mark.parametrize("log", [False, True], ids=["linear", "log"])
 @pytest.mark.parametrize("scale", [1.0, 1e-3])
 def test_tick_values_are_pyqtgraph_s_own(qtbot, log, scale):

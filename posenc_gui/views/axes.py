@@ -9,7 +9,7 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen, QPicture
 
 from posenc_gui.views.axis_specs import draw_specs, tick_values
 from posenc_gui.views.style import current_look, pre_blended, set_title, tick_font, wrap_title
@@ -60,14 +60,29 @@ class CompactAxis(pg.AxisItem):
         """Lay out the tick labels now, as the next paint would (pyqtgraph keeps the result
         for it): labels that need more room widen the axis before the view paints, so the
         layout changes once, not after a paint that a second one then replaces."""
-        if self.picture is not None or not self.isVisible():
-            return
-        scratch = QImage(1, 1, QImage.Format.Format_ARGB32_Premultiplied)  # kept while painted
-        painter = QPainter(scratch)
+        if self.isVisible():
+            self._record()
+
+    def paint(self, p: QPainter, opt: Any, widget: Any) -> None:
+        self._record().play(p)
+
+    def _record(self) -> QPicture:
+        """pyqtgraph's ``AxisItem.paint`` up to playing its picture: the ticks and labels
+        recorded for the paints to come, anew where the range or size changed since."""
+        if self.picture is not None:
+            return self.picture
+        picture = QPicture()
+        painter = QPainter(picture)
         try:
-            self.paint(painter, None, None)
+            if self.style["tickFont"]:
+                painter.setFont(self.style["tickFont"])
+            specs = self.generateDrawSpecs(painter)
+            if specs is not None:
+                self.drawPicture(painter, *specs)
         finally:
             painter.end()
+        self.picture: QPicture | None = picture
+        return picture
 
     def _give_back_room(self) -> None:
         if self._needed < self._room() - ROOM_SLACK_PX:
