@@ -200,6 +200,7 @@ def test_a_control_of_one_absolute_view_recomputes_only_that_view():
     moved = compute_absolute(replace(first.params, reference_position=40), cpu)
     assert moved.table is first.table and moved.similarity is first.similarity
     assert moved.by_offset is not first.by_offset
+    assert moved.closed_form is first.closed_form  # Σ cos(kω) does not depend on p
     # PE·PEᵀ is the same for either channel layout (a permutation): kept
     concat = compute_absolute(replace(first.params, layout="concat"), cpu)
     assert concat.similarity is first.similarity and concat.table is not first.table

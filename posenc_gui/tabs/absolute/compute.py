@@ -61,8 +61,9 @@ class AbsoluteFrame:
 
 
 # Each view's arrays are kept by the parameters that view depends on: moving the reference
-# position or the waveform dimensions recomputes only that view (PE·PEᵀ does not depend on the
-# channel layout either: a permutation of the channels; nor on the cosine: a scale of it).
+# position recomputes only the measured curve of (d), changing the waveform dimensions only
+# view (b) (PE·PEᵀ does not depend on the channel layout either: a permutation of the
+# channels; nor on the cosine: a scale of it).
 @functools.lru_cache(maxsize=4)
 def _table(
     rows: Window, cols: Window, d_model: int, theta: float, layout: str, device: torch.device
@@ -106,6 +107,17 @@ def _similarity(
 
 
 @functools.lru_cache(maxsize=4)
+def _closed_form(view: Window, d_model: int, theta: float, device: torch.device) -> np.ndarray:
+    """``Σ_i cos(k ω_i)`` over the whole view (it does not depend on the reference position):
+    sums of float32 waves, within 1e-6·d_model of float64's, a millionth of the curves' scale."""
+    starts, counts = runs_on(view, device)
+    closed = sinusoidal.closed_form_similarity(
+        starts, d_model, theta, counts=counts, dtype=VIEW_DTYPE
+    )
+    return closed.cpu().numpy()
+
+
+@functools.lru_cache(maxsize=4)
 def _offsets(
     view: Window,
     p: int,
@@ -113,27 +125,22 @@ def _offsets(
     d_model: int,
     theta: float,
     device: torch.device,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The k inside the sequence from p, ``PE(p)·PE(p+k)`` there, and the closed form over
-    the whole view: sums of float32 waves (within 1e-6·d_model of float64's, a millionth of
-    the curves' scale)."""
+) -> tuple[np.ndarray, np.ndarray]:
+    """The k inside the sequence from p and ``PE(p)·PE(p+k)`` there, on the closed form's
+    pixels (only the pixels at the sequence's ends clipped to the k that exist), so the two
+    agree pixel for pixel."""
     starts, counts = runs_on(view, device)
-    closed = sinusoidal.closed_form_similarity(
-        starts, d_model, theta, counts=counts, dtype=VIEW_DTYPE
-    )
-    # The measured curve on the same pixels as the closed form (only the pixels at the
-    # sequence's ends clipped to the k that exist), so the two agree pixel for pixel.
     first = torch.clamp(starts, min=-p)
     last = torch.clamp(starts + counts, max=seq_len - p)
     inside = last > first
     k_starts, k_counts = first[inside], (last - first)[inside]
     if not bool(inside.any()):
-        return np.zeros(0), np.zeros(0), closed.cpu().numpy()
+        return np.zeros(0), np.zeros(0)
     by_offset = sinusoidal.similarity_by_offset(
         k_starts, d_model, theta, position=p, counts=k_counts, dtype=VIEW_DTYPE
     )
     centres = (k_starts + (k_counts - 1) / 2).cpu().numpy()
-    return centres, by_offset.cpu().numpy(), closed.cpu().numpy()
+    return centres, by_offset.cpu().numpy()
 
 
 def compute_absolute(params: AbsoluteParams, device: torch.device) -> AbsoluteFrame:
@@ -157,7 +164,8 @@ def compute_absolute(params: AbsoluteParams, device: torch.device) -> AbsoluteFr
     checkpoint(0.95)
     view = full(params.offset_x, -(seq_len - 1), seq_len)
     p = min(params.reference_position, seq_len - 1)
-    offsets, by_offset, closed = _offsets(view, p, seq_len, d_model, theta, device)
+    offsets, by_offset = _offsets(view, p, seq_len, d_model, theta, device)
+    closed = _closed_form(view, d_model, theta, device)
     if params.cosine:  # a scale of the dot products: they stay cached for both
         similarity, by_offset, closed = (
             sinusoidal.as_cosine(dots, d_model) for dots in (similarity, by_offset, closed)
