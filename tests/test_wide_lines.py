@@ -17,15 +17,14 @@ from posenc_gui.views.wide_lines import CurveItem, WideLineCurve, _by_hair_lines
 BLUE = "#0072B2"
 
 
-def _covered(qtbot, item_type: type, y: np.ndarray, style=Qt.PenStyle.SolidLine) -> np.ndarray:
-    """How much of each pixel a 2 px curve ``y`` over x = 0 … 199 covers, drawn by
-    ``item_type`` on a 260 × 160 px plot of y = 0 … 99 (0 … 1 per pixel)."""
+def _plotted(qtbot, curve: pg.PlotCurveItem) -> tuple[pg.PlotWidget, np.ndarray]:
+    """``curve`` (antialiased) alone on a 260 × 160 px plot of x = 0 … 199, y = 0 … 99, and
+    the plot's pixels, BGR ``[160, 260, 3]``."""
     widget = pg.PlotWidget(background="w")
     qtbot.addWidget(widget)
     widget.resize(260, 160)
     widget.hideAxis("left")
     widget.hideAxis("bottom")
-    curve = item_type(np.arange(200.0), y, pen=pg.mkPen(BLUE, width=2, style=style))
     curve.opts["antialias"] = True
     widget.addItem(curve)
     widget.setRange(xRange=(0, 199), yRange=(0, 99), padding=0)
@@ -35,7 +34,14 @@ def _covered(qtbot, item_type: type, y: np.ndarray, style=Qt.PenStyle.SolidLine)
     widget.render(painter)
     painter.end()
     pixels = np.frombuffer(image.constBits(), np.uint8).reshape(160, 260, 4)
-    red = pixels[..., 2].astype(float)  # BGRA: the curve's blue has almost no red
+    return widget, pixels[..., :3].astype(int)
+
+
+def _covered(qtbot, item_type: type, y: np.ndarray, style=Qt.PenStyle.SolidLine) -> np.ndarray:
+    """How much of each pixel a 2 px curve ``y`` over x = 0 … 199 covers, drawn by
+    ``item_type`` (0 … 1 per pixel)."""
+    curve = item_type(np.arange(200.0), y, pen=pg.mkPen(BLUE, width=2, style=style))
+    red = _plotted(qtbot, curve)[1][..., 2].astype(float)  # the curve's blue has almost no red
     return (255 - red) / (255 - QColor(BLUE).red())
 
 
@@ -173,3 +179,55 @@ def test_the_curve_displays_what_pyqtgraph_s_item_displays_over_range_changes(qt
         np.testing.assert_array_equal(y_ours, y_theirs)
         clipped.append(bool(np.abs(y_ours).max() < 1e9))
     assert True in clipped and False in clipped  # both cases happened
+
+
+def _envelope(qtbot, item_type: type, spacing: float) -> tuple[pg.PlotWidget, np.ndarray]:
+    """An envelope plotted (``_plotted``): vertical 1 px strokes every ``spacing`` x (1.3 px
+    each), from a low to a high edge, in a light opaque colour."""
+    x = np.arange(0.0, 200.0, spacing)
+    low, high = 20 + 8 * np.sin(x / 15), 70 + 8 * np.cos(x / 11)  # a pixel's least and largest
+    y = np.ravel([low, high], "F")
+    pen = pg.mkPen(LIGHT, width=1)
+    return _plotted(qtbot, item_type(np.repeat(x, 2), y, pen=pen, connect="pairs"))
+
+
+LIGHT = "#9fcbe6"  # a palette colour pre-blended with white, as envelopes are drawn
+
+
+@pytest.mark.parametrize("spacing", [0.77, 1.0], ids=["a stroke a pixel", "moiré spacing"])
+def test_an_envelope_is_painted_as_the_columns_its_strokes_cover(qtbot, spacing):
+    """Strokes a pixel or so apart cover the band between the edges; on screen it is painted
+    column by column, solid (strokes 1.3 px apart left lighter stripes between them)."""
+    _, strokes = _envelope(qtbot, pg.PlotCurveItem, spacing)
+    _, columns = _envelope(qtbot, WideLineCurve, spacing)
+    ink = (strokes < 250).any(-1), (columns < 250).any(-1)
+    assert ink[0].sum() > 5000  # an envelope was drawn
+    # column by column as tall as the strokes' (the ends of antialiased strokes: a pixel)
+    assert np.abs(ink[1].sum(0) - ink[0].sum(0)).max() <= 3
+    assert (ink[0] != ink[1]).sum() / ink[0].sum() < 0.05
+    # solid: the colour itself wherever it is drawn, bar the column ends
+    inside = ink[1] & np.roll(ink[1], 1, 0) & np.roll(ink[1], -1, 0)
+    colour = np.array(QColor(LIGHT).getRgb()[:3])[::-1]  # BGR in memory
+    assert np.abs(columns[inside] - colour).max() <= 1
+
+
+def test_an_exported_envelope_keeps_its_strokes(qtbot, monkeypatch):
+    widget, _ = _envelope(qtbot, WideLineCurve, 1.3)
+    curve = next(i for i in widget.getPlotItem().items if isinstance(i, WideLineCurve))
+    columns: list[int] = []
+    draw_lines = QPainter.drawLines
+
+    def recording(painter, *args):
+        columns.append(1)
+        draw_lines(painter, *args)
+
+    monkeypatch.setattr(QPainter, "drawLines", recording)
+    widget.grab()
+    assert columns == [1]  # on screen: the columns, in one call
+    columns.clear()
+    curve.setExportMode(True, {"antialias": True})
+    try:
+        widget.grab()
+    finally:
+        curve.setExportMode(False)
+    assert columns == []  # exported: pyqtgraph's own strokes (a path)

@@ -7,7 +7,8 @@ paints the same area column by column instead: at the centre of each device pixe
 spans, a 1 px line from the low edge to the high one, both interpolated linearly between the
 points as the outline joins them. Each column is drawn once, so the translucent colour is
 blended once, as the fill blends it. Vector output (SVG) and any transform other than scaling
-and moving keep the filled outline.
+and moving keep the filled outline. Envelopes paint their strokes' band the same way
+(``device_columns``, ``views.wide_lines``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.graphicsItems.PlotCurveItem import arrayToLineSegments
-from PySide6.QtGui import QPaintEngine, QPainter, QPen, QTransform
+from PySide6.QtGui import QColor, QPaintEngine, QPainter, QPen, QTransform
 
 _SCALING = (  # transforms that keep device columns vertical
     QTransform.TransformationType.TxNone,
@@ -33,43 +34,53 @@ class BandFill(pg.FillBetweenItem):
 
     def paint(self, painter: QPainter, option: Any, widget: Any = None) -> None:
         columns = None
-        if painter.paintEngine().type() == QPaintEngine.Type.Raster:
-            columns = self._columns(painter.transform(), painter.device().width())
+        if painter.paintEngine().type() == QPaintEngine.Type.Raster and self.curves is not None:
+            low, high = self.curves
+            if low.xData is not None and np.array_equal(low.xData, high.xData):
+                columns = device_columns(
+                    painter, low.xData, low.yData, high.yData, painter.device().width()
+                )
         if columns is None:
             super().paint(painter, option, widget)
             return
-        pen = QPen(self.brush().color())
-        pen.setWidth(1)
-        painter.save()
-        try:
-            painter.resetTransform()  # the columns are in device pixels
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # each column once
-            painter.setPen(pen)
-            painter.drawLines(*columns.drawargs())
-        finally:
-            painter.restore()
+        paint_columns(painter, columns, self.brush().color())
 
-    def _columns(self, world: QTransform, device_width: int) -> Any:
-        """The band's vertical 1 px lines at the centres of the device columns it spans
-        within ``0 … device_width``, as pyqtgraph's line segments; None where it cannot be
-        drawn so (a rotation, edges not finite, x not increasing, fewer than two points)."""
-        if world.type() not in _SCALING or self.curves is None:
-            return None
-        low, high = self.curves
-        x, low_y, high_y = low.xData, low.yData, high.yData
-        if x is None or high.xData is None or len(x) < 2 or not np.array_equal(x, high.xData):
-            return None
-        if not (np.isfinite(low_y).all() and np.isfinite(high_y).all()):
-            return None
-        px = x * world.m11() + world.dx()
-        steps = np.diff(px)
-        if (steps <= 0).all():  # a mirrored x axis
-            px, low_y, high_y, steps = px[::-1], low_y[::-1], high_y[::-1], -steps[::-1]
-        if not (steps > 0).all():
-            return None
-        first = max(math.ceil(px[0] - 0.5), 0)
-        last = min(math.floor(px[-1] - 0.5), device_width - 1)
-        centres = np.arange(first, last + 1) + 0.5
-        edges = [np.interp(centres, px, y * world.m22() + world.dy()) for y in (low_y, high_y)]
-        ends = np.stack(edges, 1).ravel()
-        return arrayToLineSegments(np.repeat(centres, 2), ends, connect="pairs", finiteCheck=False)
+
+def paint_columns(painter: QPainter, columns: Any, colour: QColor) -> None:
+    """Draw ``device_columns`` in ``colour``, each device pixel once."""
+    pen = QPen(colour)
+    pen.setWidth(1)
+    painter.save()
+    try:
+        painter.resetTransform()  # the columns are in device pixels
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # each column once
+        painter.setPen(pen)
+        painter.drawLines(*columns.drawargs())
+    finally:
+        painter.restore()
+
+
+def device_columns(
+    painter: QPainter, x: np.ndarray, low_y: np.ndarray, high_y: np.ndarray, device_width: int
+) -> Any:
+    """The area between ``low_y`` and ``high_y`` over ``x`` (data coordinates, as the
+    outline joins the points) as vertical 1 px lines at the centres of the device columns it
+    spans within ``0 … device_width``, as pyqtgraph's line segments; None where it cannot be
+    drawn so (a rotation, edges not finite, x not increasing, fewer than two points)."""
+    world = painter.transform()
+    if world.type() not in _SCALING or len(x) < 2:
+        return None
+    if not (np.isfinite(low_y).all() and np.isfinite(high_y).all()):
+        return None
+    px = x * world.m11() + world.dx()
+    steps = np.diff(px)
+    if (steps <= 0).all():  # a mirrored x axis
+        px, low_y, high_y, steps = px[::-1], low_y[::-1], high_y[::-1], -steps[::-1]
+    if not (steps > 0).all():
+        return None
+    first = max(math.ceil(px[0] - 0.5), 0)
+    last = min(math.floor(px[-1] - 0.5), device_width - 1)
+    centres = np.arange(first, last + 1) + 0.5
+    edges = [np.interp(centres, px, y * world.m22() + world.dy()) for y in (low_y, high_y)]
+    ends = np.stack(edges, 1).ravel()
+    return arrayToLineSegments(np.repeat(centres, 2), ends, connect="pairs", finiteCheck=False)

@@ -9,6 +9,11 @@ curve, and once on it, for a core nearly as opaque as the stroke's; in about 40 
 Dashes keep their length (a pen's dash pattern counts in its widths). Exports (PNG, SVG) keep
 the true stroke, and the item keeps its pen: its bounds and legend sample read it.
 
+An envelope (a pixel's least to largest value as a vertical 1 px stroke, ``connect="pairs"``)
+is painted on screen as the band its strokes cover, one device column at a time
+(``bands.device_columns``): antialiased strokes 1.3 px apart left lighter stripes between them
+and took 0.75 ms a waveform at 2^20 positions, the columns 0.43 ms. Exports keep the strokes.
+
 ``CurveItem``, the curves view's item, also skips pyqtgraph's re-display of its data at each new
 y range where that range clips none of it (``viewRangeChanged``).
 """
@@ -17,9 +22,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPaintEngine, QPainter, QPen, QTransform
+
+from posenc_gui.views.bands import device_columns, paint_columns
 
 # device pixels: three 1 px lines cover 2 px; where they overlap they cover a pixel 84 % or
 # so, with the fourth on the curve over 90 %
@@ -28,11 +36,15 @@ WIDE_PX = 2.0  # the width drawn by shifted hair-lines
 
 
 class WideLineCurve(pg.PlotCurveItem):
-    """A curve item painting an opaque, cosmetic 2 px line as shifted 1 px lines on a raster
-    device outside an export; anything else as pyqtgraph does."""
+    """A curve item painting, on a raster device outside an export, an opaque cosmetic 2 px
+    line as shifted 1 px lines and an opaque envelope as device columns; anything else as
+    pyqtgraph does."""
 
     def paint(self, painter: QPainter, option: Any, widget: Any) -> None:
         pen = self.opts["pen"]
+        if self._exportOpts is False and (columns := self._strokes_as_columns(painter)):
+            paint_columns(painter, columns, pen.color())
+            return
         if self._exportOpts is not False or not _by_hair_lines(painter, pen, self.opts):
             super().paint(painter, option, widget)
             return
@@ -50,6 +62,27 @@ class WideLineCurve(pg.PlotCurveItem):
         finally:
             painter.setTransform(world)
             self.opts["pen"] = pen
+
+    def _strokes_as_columns(self, painter: QPainter) -> Any:
+        """An envelope (vertical strokes ``connect="pairs"`` from ``y[2k]`` to ``y[2k+1]`` at
+        ``x[2k]``) in an opaque 1 px pen as ``bands.device_columns``; None for anything else."""
+        pen, x, y = self.opts["pen"], self.xData, self.yData
+        if (
+            not isinstance(self.opts["connect"], str)
+            or self.opts["connect"] != "pairs"
+            or pen is None
+            or pen.widthF() > 1.0
+            or not pen.isCosmetic()
+            or pen.style() != Qt.PenStyle.SolidLine
+            or pen.color().alpha() != 255
+            or painter.paintEngine().type() != QPaintEngine.Type.Raster
+            or x is None
+            or len(x) % 2
+            or not np.array_equal(x[0::2], x[1::2])
+        ):
+            return None
+        low, high = np.minimum(y[0::2], y[1::2]), np.maximum(y[0::2], y[1::2])
+        return device_columns(painter, x[0::2], low, high, painter.device().width())
 
 
 def _by_hair_lines(painter: QPainter, pen: QPen | None, opts: dict[str, Any]) -> bool:
