@@ -65,13 +65,13 @@ class WideLineCurve(pg.PlotCurveItem):
 
     def _strokes_as_columns(self, painter: QPainter) -> Any:
         """An envelope (vertical strokes ``connect="pairs"`` from ``y[2k]`` to ``y[2k+1]`` at
-        ``x[2k]``) in an opaque 1 px pen as ``bands.device_columns``; None for anything else."""
+        ``x[2k]``) in an opaque solid pen (1 px, 1.5 in presentation) as
+        ``bands.device_columns``; None for anything else."""
         pen, x, y = self.opts["pen"], self.xData, self.yData
         if (
             not isinstance(self.opts["connect"], str)
             or self.opts["connect"] != "pairs"
             or pen is None
-            or pen.widthF() > 1.0
             or not pen.isCosmetic()
             or pen.style() != Qt.PenStyle.SolidLine
             or pen.color().alpha() != 255
@@ -113,10 +113,11 @@ class CurveItem(pg.PlotDataItem):
         self.curve.setParentItem(self)
         self.curve.stackBefore(self.scatter)  # the line under the points, as pyqtgraph's
         self.curve.sigClicked.connect(self.sigClicked)
+        self._clipped = True  # whether the display may hold clipped values (not known yet)
 
     def _getDisplayDataset(self) -> Any:
         display = super()._getDisplayDataset()
-        self._clipped = self._may_clip()  # whether that display may hold clipped values
+        self._clipped = self._may_clip()
         return display
 
     def viewRangeChanged(self, vb: Any = None, ranges: Any = None, changed: Any = None) -> None:
@@ -129,7 +130,7 @@ class CurveItem(pg.PlotDataItem):
         x_changed = changed is None or changed[0]
         y_changed = changed is None or changed[1]
         if (x_changed and (self.opts["clipToView"] or self.opts["autoDownsample"])) or (
-            y_changed and (getattr(self, "_clipped", True) or self._may_clip())
+            y_changed and (self._clipped or self._may_clip())
         ):
             super().viewRangeChanged(vb, ranges, changed)
             return
