@@ -181,11 +181,34 @@ def test_the_curve_displays_what_pyqtgraph_s_item_displays_over_range_changes(qt
     assert True in clipped and False in clipped  # both cases happened
 
 
-def _envelope(qtbot, item_type: type, spacing: float) -> tuple[pg.PlotWidget, np.ndarray]:
+def test_a_display_redrawn_before_the_range_reaches_the_curve_is_unclipped_after(qtbot):
+    """A slot of the view's range signal that redraws the curve before the curve hears of
+    the new range gets the display it had (clipped); the new range then unclips it."""
+    y = np.zeros(400)
+    y[100] = 1e9
+    item = CurveItem()
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    widget.resize(300, 200)
+    widget.getViewBox().sigRangeChanged.connect(lambda *_: item.updateItems(styleUpdate=False))
+    widget.addItem(item)  # the item's own slot after that one
+    widget.setRange(xRange=(0, 399), yRange=(-1.0, 1.0), padding=0)
+    item.setData(np.arange(400.0), y)
+    assert _displayed(item)[1].max() < 1e9  # clipped in a view 2 tall
+    widget.setRange(yRange=(-3e9, 3e9), padding=0)
+    assert _displayed(item)[1].max() == 1e9
+
+
+def _envelope(
+    qtbot, item_type: type, spacing: float, *, spike: bool = False
+) -> tuple[pg.PlotWidget, np.ndarray]:
     """An envelope plotted (``_plotted``): vertical 1 px strokes every ``spacing`` x (1.3 px
-    each), from a low to a high edge, in a light opaque colour."""
+    each), from a low to a high edge, in a light opaque colour; with ``spike``, a few lone
+    strokes reach far above their neighbours."""
     x = np.arange(0.0, 200.0, spacing)
     low, high = 20 + 8 * np.sin(x / 15), 70 + 8 * np.cos(x / 11)  # a pixel's least and largest
+    if spike:  # strokes 40, 41 … x apart: at every offset from a device column's centre
+        high[[40, 81, 123, 166]] = 95
     y = np.ravel([low, high], "F")
     pen = pg.mkPen(LIGHT, width=1)
     return _plotted(qtbot, item_type(np.repeat(x, 2), y, pen=pen, connect="pairs"))
@@ -211,17 +234,53 @@ def test_an_envelope_is_painted_as_the_columns_its_strokes_cover(qtbot, spacing)
     assert np.abs(columns[inside] - colour).max() <= 1
 
 
-def test_an_exported_envelope_keeps_its_strokes(qtbot, monkeypatch):
-    widget, _ = _envelope(qtbot, WideLineCurve, 1.3)
-    curve = next(i for i in widget.getPlotItem().items if isinstance(i, WideLineCurve))
-    columns: list[int] = []
+def test_a_lone_tall_stroke_keeps_its_height(qtbot):
+    _, strokes = _envelope(qtbot, pg.PlotCurveItem, 1.0, spike=True)
+    _, columns = _envelope(qtbot, WideLineCurve, 1.0, spike=True)
+    heights = [(ink < 250).any(-1).sum(0) for ink in (strokes, columns)]
+    assert (heights[0] > 100).sum() >= 4  # the spikes: 75 of the 99 y units up from about 20
+    for spike in np.flatnonzero(heights[0] > 100):  # its column, or the next, as tall
+        assert heights[1][spike - 1 : spike + 2].max() >= heights[0][spike] - 2
+
+
+def _counting_line_calls(monkeypatch) -> list[int]:
+    """A list that gets a 1 for each ``QPainter.drawLines`` call from now on."""
+    calls: list[int] = []
     draw_lines = QPainter.drawLines
 
     def recording(painter, *args):
-        columns.append(1)
+        calls.append(1)
         draw_lines(painter, *args)
 
     monkeypatch.setattr(QPainter, "drawLines", recording)
+    return calls
+
+
+def test_an_envelope_clipped_to_the_view_is_painted_as_columns(qtbot, monkeypatch):
+    """pyqtgraph keeps a point either side of the view: the data may begin or end with
+    half a pair of strokes, which is left out rather than giving the columns up."""
+    item = CurveItem()
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    widget.resize(300, 200)
+    widget.addItem(item)
+    x = np.repeat(np.arange(200.0), 2)
+    item.setData(x, np.tile([-1.0, 1.0], 200), connect="pairs", pen=pg.mkPen(LIGHT, width=1))
+    item.setClipToView(True)
+    widget.setRange(xRange=(10.5, 60.5), yRange=(-2, 2), padding=0)
+    widget.show()
+    qtbot.waitExposed(widget)
+    shown = item.curve.xData
+    assert shown[0] != shown[1] or len(shown) % 2  # the view cut a pair
+    drawn = _counting_line_calls(monkeypatch)
+    widget.grab()
+    assert drawn == [1]  # the columns, in one call
+
+
+def test_an_exported_envelope_keeps_its_strokes(qtbot, monkeypatch):
+    widget, _ = _envelope(qtbot, WideLineCurve, 1.3)
+    curve = next(i for i in widget.getPlotItem().items if isinstance(i, WideLineCurve))
+    columns = _counting_line_calls(monkeypatch)
     widget.grab()
     assert columns == [1]  # on screen: the columns, in one call
     columns.clear()

@@ -61,12 +61,20 @@ def paint_columns(painter: QPainter, columns: Any, colour: QColor) -> None:
 
 
 def device_columns(
-    painter: QPainter, x: np.ndarray, low_y: np.ndarray, high_y: np.ndarray, device_width: int
+    painter: QPainter,
+    x: np.ndarray,
+    low_y: np.ndarray,
+    high_y: np.ndarray,
+    device_width: int,
+    *,
+    strokes: bool = False,
 ) -> Any:
     """The area between ``low_y`` and ``high_y`` over ``x`` (data coordinates, as the
     outline joins the points) as vertical 1 px lines at the centres of the device columns it
     spans within ``0 … device_width``, as pyqtgraph's line segments; None where it cannot be
-    drawn so (a rotation, edges not finite, x not increasing, fewer than two points)."""
+    drawn so (a rotation, edges not finite, x not increasing, fewer than two points). With
+    ``strokes`` each point is a stroke from its low to its high value, which the column it
+    falls in covers whole (a lone tall pixel keeps its height between its neighbours)."""
     world = painter.transform()
     if world.type() not in _SCALING or len(x) < 2:
         return None
@@ -81,6 +89,13 @@ def device_columns(
     first = max(math.ceil(px[0] - 0.5), 0)
     last = min(math.floor(px[-1] - 0.5), device_width - 1)
     centres = np.arange(first, last + 1) + 0.5
-    edges = [np.interp(centres, px, y * world.m22() + world.dy()) for y in (low_y, high_y)]
+    low_px, high_px = (y * world.m22() + world.dy() for y in (low_y, high_y))
+    edges = [np.interp(centres, px, y) for y in (low_px, high_px)]
+    if strokes:  # device y grows downwards or upwards (an inverted axis): by least and most
+        edges = [np.minimum(*edges), np.maximum(*edges)]
+        column = np.floor(px).astype(np.int64) - first
+        inside = (column >= 0) & (column < len(centres))
+        np.minimum.at(edges[0], column[inside], np.minimum(low_px, high_px)[inside])
+        np.maximum.at(edges[1], column[inside], np.maximum(low_px, high_px)[inside])
     ends = np.stack(edges, 1).ravel()
     return arrayToLineSegments(np.repeat(centres, 2), ends, connect="pairs", finiteCheck=False)
