@@ -9,8 +9,9 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtGui import QImage, QPainter, QPicture
 
-from posenc_gui.views import Curve, CurvesView, HeatmapView
+from posenc_gui.views import Curve, HeatmapView
 from posenc_gui.views.axis_specs import draw_specs, tick_values
+from tests.shown_view import shown_view
 
 
 def _plain(specs) -> tuple | None:
@@ -50,11 +51,7 @@ def _assert_as_pyqtgraph_lays_out(axis: pg.AxisItem) -> None:
 @pytest.mark.parametrize("log", [False, True], ids=["linear", "log"])
 @pytest.mark.parametrize("size", [(300, 200), (900, 500)])
 def test_a_curves_view_s_axes_are_laid_out_as_pyqtgraph_does(qtbot, log, size):
-    view = CurvesView("t", "x", "y")
-    qtbot.addWidget(view)
-    view.resize(*size)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown_view(qtbot, *size)
     view.set_log(x=log)
     for decades, magnitude in ((1, 1e-6), (3, 1.0), (6, 1e5)):
         x = np.linspace(1, 10**decades, 400)
@@ -80,11 +77,7 @@ def test_a_heatmap_s_named_ticks_and_colorbar_are_laid_out_as_pyqtgraph_does(qtb
 def test_labels_prepared_before_a_paint_are_what_it_plays(qtbot, monkeypatch):
     """``prepare_labels`` records an axis's ticks and labels and plays them nowhere; the
     view's paint then plays that recording, made once."""
-    view = CurvesView("t", "x", "y")
-    qtbot.addWidget(view)
-    view.resize(500, 300)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown_view(qtbot, 500, 300)
     x = np.arange(100.0)
     view.set_curves([Curve("a", x, np.cos(x / 7))])
     axis = view.plot.getAxis("left")

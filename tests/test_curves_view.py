@@ -13,17 +13,8 @@ from posenc_gui.views import Band, Curve, CurvesView, Line, Span
 from posenc_gui.views.deferred import settle
 from tests.label_sets import label_sets
 from tests.paint_count import PaintCount
+from tests.shown_view import shown_view
 from tests.text_boxes import drawn_tick_labels
-
-
-def shown_view(qtbot, width: int, height: int) -> CurvesView:
-    """A CurvesView of that size, on screen."""
-    view = CurvesView("t", "x", "y")
-    qtbot.addWidget(view)
-    view.resize(width, height)
-    view.show()
-    qtbot.waitExposed(view)
-    return view
 
 
 def draw(view: CurvesView, shift: float, *, label: str = "L0") -> None:

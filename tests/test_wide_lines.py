@@ -11,8 +11,9 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 
-from posenc_gui.views import Curve, CurvesView
+from posenc_gui.views import Curve
 from posenc_gui.views.wide_lines import CurveItem, WideLineCurve, _by_hair_lines
+from tests.shown_view import shown_view
 
 BLUE = "#0072B2"
 
@@ -74,11 +75,7 @@ def test_dashes_keep_their_length_and_place(qtbot):
 def test_a_curves_view_paints_its_2px_curves_with_hair_lines_on_screen(
     qtbot, monkeypatch, light_look
 ):
-    view = CurvesView("t", "x", "y")
-    qtbot.addWidget(view)
-    view.resize(500, 300)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown_view(qtbot, 500, 300)
     x = np.arange(1000.0)
     view.set_curves([Curve("a", x, np.cos(x / 50), color=BLUE)])
     widths: list[float] = []

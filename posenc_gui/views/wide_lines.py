@@ -73,13 +73,8 @@ class WideLineCurve(pg.PlotCurveItem):
         if (
             not isinstance(self.opts["connect"], str)
             or self.opts["connect"] != "pairs"
-            or pen is None
-            or not pen.isCosmetic()
+            or not _opaque_on_raster(painter, pen, self.opts)
             or pen.style() != Qt.PenStyle.SolidLine
-            or pen.color().alpha() != 255
-            or self.opts["fillLevel"] is not None
-            or self.opts["shadowPen"] is not None
-            or painter.paintEngine().type() != QPaintEngine.Type.Raster
             or x is None
             or len(x) < 2
         ):
@@ -100,10 +95,19 @@ def _by_hair_lines(painter: QPainter, pen: QPen | None, opts: dict[str, Any]) ->
     (overlapping shifts would darken a translucent line), on a raster device, with no fill
     or shadow (they would be painted at each shift)."""
     return (
-        pen is not None
+        _opaque_on_raster(painter, pen, opts)
+        and pen is not None
         and pen.widthF() == WIDE_PX
-        and pen.isCosmetic()
         and pen.style() != Qt.PenStyle.NoPen
+    )
+
+
+def _opaque_on_raster(painter: QPainter, pen: QPen | None, opts: dict[str, Any]) -> bool:
+    """Whether a curve's ``pen`` is cosmetic and opaque, with no fill or shadow, on a raster
+    device: what both screen-only ways of painting it need."""
+    return (
+        pen is not None
+        and pen.isCosmetic()
         and pen.color().alpha() == 255
         and opts["fillLevel"] is None
         and opts["shadowPen"] is None
