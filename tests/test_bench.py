@@ -110,3 +110,25 @@ def test_the_machine_line_says_when_python_writes_no_bytecode(monkeypatch):
     assert machine("cpu").endswith(", no bytecode written")  # each launch compiles: slower
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
     assert "bytecode" not in machine("cpu") and f"{os.cpu_count()} CPUs" in machine("cpu")
+
+
+def test_a_change_the_tab_refuses_is_undone_and_not_timed(window, drive):
+    from PySide6.QtWidgets import QApplication
+
+    from posenc_gui.bench.driver import Bench
+
+    tab = window.tab("extension")
+    drive(window, lambda: window.tabs.setCurrentWidget(tab), "extension")
+    bench = Bench(window, QApplication.instance())
+    method = tab.method
+    before = method.currentIndex()
+
+    def pick_longrope():  # no short_factor / long_factor lists loaded: refused
+        method.setCurrentIndex(method.findData("longrope"))
+        return lambda: method.setCurrentIndex(before)
+
+    said: list[str] = []
+    tab.refused.connect(said.append)
+    timings = bench.measure("extension", [("method", pick_longrope)])
+    assert timings.first == [] and timings.splits == []
+    assert method.currentIndex() == before and "longrope needs" in said[0]

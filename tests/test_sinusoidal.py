@@ -229,7 +229,9 @@ def test_the_cosine_toggle_scales_the_kept_dot_products(monkeypatch):
     np.testing.assert_allclose(cosine.closed_form, first.closed_form / 16, rtol=1e-15)
 
 
-@pytest.mark.parametrize(("seq_len", "max_bins"), [(1000, 300), (100_000, 300), (5, 5)])
+@pytest.mark.parametrize(
+    ("seq_len", "max_bins"), [(1000, 300), (100_000, 300), (5, 5), (200, 14), (60, 20)]
+)
 def test_extremes_bound_each_pixel_like_the_full_table(seq_len, max_bins):
     channels = [0, 1, 2, 33, 127]
     starts, counts = binning.bins(seq_len, max_bins)

@@ -195,8 +195,13 @@ class Bench:
         page = tab.current_page()
         since = len(self.drawn)
         self.watch.paint_ms = timings.draw_ms = 0.0
+        refused: list[str] = []
+        tab.refused.connect(refused.append)
         start = time.perf_counter()
-        back = action()
+        try:
+            back = action()
+        finally:
+            tab.refused.disconnect(refused.append)
         if isinstance(back, bool):  # nothing could change
             return
         if tab.current_page() != page:  # it brings its own page to the front (a scheme does)
@@ -205,9 +210,7 @@ class Bench:
             self.wait_frame(self.page_channel(tab), len(self.drawn))
             self.settle(0.3)
             return
-        try:
-            tab.request()
-        except ValueError:  # settings the tab refuses (it says why) draw no frame to time:
+        if refused:  # settings the tab refuses (it says why) draw no frame to time:
             back()  # undone, so that the next steps start from settings that fit
             return
         first = self.wait_frame(self.page_channel(tab), since, exact=False)

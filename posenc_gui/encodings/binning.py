@@ -9,6 +9,8 @@ The mean of ``e^{i p ω}`` over ``p = a … a+n-1`` is a geometric series with a
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from posenc_gui.encodings._checks import check_int
@@ -143,7 +145,13 @@ def sin_extremes(
     start_angle = first * omega + phase
     peaks = torch.tensor([torch.pi / 2, 3 * torch.pi / 2], dtype=torch.float64, device=first.device)
     ahead = torch.remainder(peaks[:, None, None] - start_angle, 2 * torch.pi) / omega  # [2, B, F]
-    periods = torch.arange(EXTREME_PERIODS, dtype=torch.float64, device=first.device)
+    # The k-th crest lies at least k periods 2π/ω past the run's start: once that is past its
+    # end (k ≥ (n − 1) ω / 2π), both integers beside it clamp to the end, a candidate already.
+    # Short runs (a pixel of one or two positions) search only the periods they hold.
+    empty = not (counts.numel() and omega.numel())
+    reach = 0.0 if empty else float((counts.max() - 1) * omega.max()) / (2 * math.pi)
+    held = min(EXTREME_PERIODS, math.ceil(reach) + 1)
+    periods = torch.arange(held, dtype=torch.float64, device=first.device)
     crest = first + ahead + (periods[:, None, None, None] * (2 * torch.pi)) / omega  # [P, 2, B, F]
     shape = start_angle.shape
     ends = (first.expand(shape), last.expand(shape))
