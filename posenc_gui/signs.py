@@ -9,7 +9,7 @@ whole text is its tooltip).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QTabWidget,
     QWidget,
 )
+
+QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's largest widget size: no maximum
 
 CORNER_GAP_PX = 12  # between the last tab and a sign in the tab bar's corner
 SHOWN_AT_LEAST = 9  # characters of a sign's text that it keeps however narrow the room
@@ -65,25 +67,59 @@ class Sign(QLabel):
 
 
 class SignStrip(QWidget):
-    """The signs side by side, as tall as one sign: the first keeps the room it needs where
-    there is little (the others elide first), the last takes the room left."""
+    """The signs side by side at its right end, as tall as one sign: the first keeps the room
+    it needs where there is little (the others elide first).
+
+    In a tab bar's corner it is as wide as the room the tabs leave, whatever it shows: a sign
+    that comes, goes or says something new (a percentage) re-lays the strip out, not the tab
+    widget, which repaints whole when its corner changes size (2–3 ms a time)."""
 
     def __init__(self, *signs: Sign) -> None:
         super().__init__()
         self.setObjectName("signs")
-        row = QHBoxLayout(self)
+        shown = QWidget()  # as wide as the signs shown: the last elides first, the first last
+        row = QHBoxLayout(shown)
         row.setContentsMargins(0, 0, 0, 0)
         for index, sign in enumerate(signs):
             row.addWidget(sign, 1 if index == len(signs) - 1 else 0)
         row.addStretch(0)
+        strip = QHBoxLayout(self)
+        strip.setContentsMargins(0, 0, 0, 0)
+        strip.addStretch(1)
+        strip.addWidget(shown)
         self.setFixedHeight(max(sign.sizeHint().height() for sign in signs))
+        self._holder: QTabWidget | None = None
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ParentChange:
+            if self._holder is not None:
+                self._holder.removeEventFilter(self)
+            holder = self.parentWidget()
+            self._holder = holder if isinstance(holder, QTabWidget) else None
+            if self._holder is not None:
+                self._holder.installEventFilter(self)
+            self._fit_room()
+        return super().event(event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._holder and event.type() == QEvent.Type.Resize:
+            self._fit_room()
+        return False
+
+    def _fit_room(self) -> None:
+        """In a tab bar's corner: as wide as the room the tabs leave (QTabWidget gives a corner
+        widget all it asks for, and would squeeze the tabs); elsewhere as its layout says."""
+        if self._holder is None:
+            self.setMinimumWidth(0)
+            self.setMaximumWidth(QWIDGETSIZE_MAX)
+            return
+        tabs = self._holder.tabBar().sizeHint().width()
+        self.setFixedWidth(max(0, self._holder.width() - tabs - CORNER_GAP_PX))
 
     def sizeHint(self) -> QSize:
-        """As wide as the signs shown; in a tab bar's corner, no wider than the room the tabs
-        leave (QTabWidget gives a corner widget all it asks for, and would squeeze the tabs)."""
+        """As tall as a sign, shown or not; in a tab bar's corner as wide as its room."""
         hint = super().sizeHint()
-        holder = self.parentWidget()
-        if isinstance(holder, QTabWidget):
-            room = holder.width() - holder.tabBar().sizeHint().width() - CORNER_GAP_PX
-            hint.setWidth(max(0, min(hint.width(), room)))
+        hint.setHeight(self.minimumHeight())
+        if self._holder is not None:
+            hint.setWidth(self.maximumWidth())
         return hint

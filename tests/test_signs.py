@@ -3,7 +3,7 @@ from the views and moving nothing as they come and go."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt
 
 from tests.conftest import FRAME_TIMEOUT_MS
 
@@ -60,3 +60,35 @@ def test_why_the_views_are_not_current_keeps_its_room_before_the_busy_sign(windo
     assert tab.busy.width() < tab.busy.sizeHint().width()  # the busy sign elides first,
     # to a word, not a sliver (a px of rounding aside: the layout's hint is from before polish)
     assert tab.busy.width() >= tab.busy.minimumSizeHint().width() - 2 > 40
+
+
+def test_a_sign_that_comes_goes_or_changes_re_lays_out_its_strip_only(window, qtbot):
+    """The tab widget repaints whole when its corner changes size: the strip keeps its size."""
+    tab = window.tab("absolute")
+    qtbot.waitUntil(lambda: not tab.is_waiting(), timeout=FRAME_TIMEOUT_MS)
+    qtbot.wait(50)
+    placed = _placed(tab.signs, window)
+    requests = []
+
+    class Count(QObject):
+        def eventFilter(self, watched, event):
+            if event.type() == QEvent.Type.LayoutRequest:
+                requests.append(watched)
+            return False
+
+    count = Count()
+    window.tabs.installEventFilter(count)
+    for change in (
+        tab.busy.show,
+        lambda: tab.busy.setText("computing… 35%"),
+        lambda: tab.mark_stale(LONG_REASON),
+        tab.busy.hide,
+        tab.stale.hide,
+    ):
+        change()
+        qtbot.wait(20)
+        assert requests == [] and _placed(tab.signs, window) == placed
+    window.tabs.removeEventFilter(count)
+    window.resize(window.width() - 100, window.height())  # less room: a narrower strip
+    qtbot.waitUntil(lambda: _placed(tab.signs, window).width() == placed.width() - 100)
+    assert _placed(tab.signs, window).right() == placed.right() - 100
