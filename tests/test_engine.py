@@ -350,7 +350,7 @@ def test_progress_reports_the_share_done_of_the_current_request(qtbot, engine):
     assert reported == [("tab", 0.5), ("tab", 0.75)]
 
 
-def test_freed_memory_goes_back_to_the_system_after_each_computation(qtbot, engine, monkeypatch):
+def test_freed_memory_goes_back_to_the_system_once_the_worker_is_idle(qtbot, engine, monkeypatch):
     import platform
 
     import posenc_gui.engine.engine as engine_module
@@ -359,17 +359,24 @@ def test_freed_memory_goes_back_to_the_system_after_each_computation(qtbot, engi
     if platform.system() == "Linux" and platform.libc_ver()[0] == "glibc":
         assert _malloc_trim() is not None  # glibc's malloc_trim, found by ctypes
     sent, trims_after, drawn = [], [], []
-    # on the worker thread, as the result is sent: the trim comes after it (while the GUI
-    # thread draws), not on the way to the frame
+    # on the worker thread, as each result is sent: no trim while the GUI thread draws it, nor
+    # between two requests in a row (the second reuses what the first freed); one once idle
     engine._worker.computed.connect(
         lambda *result: sent.append(1), Qt.ConnectionType.DirectConnection
     )
     monkeypatch.setattr(
         engine_module, "release_freed_memory", lambda: trims_after.append(len(sent))
     )
-    engine.submit("tab", lambda p, d: p, "frame", drawn.append)
-    qtbot.waitUntil(lambda: drawn == ["frame"] and bool(trims_after), timeout=5000)
-    assert trims_after == [1]  # once, after the result was sent
+    monkeypatch.setattr(engine_module, "TRIM_AFTER_IDLE_S", 1.0)
+    engine.submit("tab", lambda p, d: p, "first", drawn.append)
+    qtbot.waitUntil(lambda: drawn == ["first"], timeout=5000)
+    engine.submit("tab", lambda p, d: p, "second", drawn.append)
+    qtbot.waitUntil(lambda: drawn == ["first", "second"], timeout=5000)
+    assert trims_after == []
+    qtbot.waitUntil(lambda: bool(trims_after), timeout=5000)
+    assert trims_after == [2]  # once, after both results were sent
+    qtbot.wait(1500)
+    assert trims_after == [2]  # and not again while nothing was computed
 
 
 def test_the_heap_is_trimmed_only_once_it_keeps_much_freed_memory(monkeypatch):

@@ -41,6 +41,11 @@ from posenc_gui.engine.memory import release_freed_memory
 Compute = Callable[[Any, torch.device], Any]
 NOT_COMPUTED_MS = 0.0  # the compute time reported for the frame drawn last, delivered again
 PROGRESS_AFTER_S = 0.05  # a computation reports its progress once it has run this long
+# The heap is trimmed once the worker has had no request for this long after a result: not
+# while the GUI thread draws and paints it (on two CPUs the trim, 2-12 ms at 2^20 positions,
+# made that twice as slow), nor between a coarse frame and its exact one (120 ms later), nor
+# mid-drag, whose next frames reuse what the last one freed.
+TRIM_AFTER_IDLE_S = 0.3
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,13 @@ class Request:
     params: Any
     device: str
     light: bool = False  # expected to compute within a few ms: on one CPU thread
+
+
+class _Idle:
+    """What ``_PendingRequests.take`` returns when no request came for the time it was given."""
+
+
+IDLE = _Idle()
 
 
 class _PendingRequests:
@@ -83,11 +95,16 @@ class _PendingRequests:
         with self._ready:
             self._preferred = channel
 
-    def take(self) -> Request | None:
-        """The next request to compute (waits for one); None once stopped."""
+    def take(self, idle_after_s: float | None = None) -> Request | _Idle | None:
+        """The next request to compute (waits for one); None once stopped; ``IDLE`` once none
+        came for ``idle_after_s`` (if given)."""
+        deadline = None if idle_after_s is None else time.monotonic() + idle_after_s
         with self._ready:
             while (not self._waiting or self._held) and not self.stopped:
-                self._ready.wait()
+                if deadline is None:
+                    self._ready.wait()
+                elif not self._ready.wait(max(0.0, deadline - time.monotonic())):
+                    return IDLE
             if self.stopped:
                 return None
             channel = self._preferred
@@ -172,7 +189,12 @@ class _Worker(QObject):
         _WORKERS.add(self)
 
     def _serve(self) -> None:
-        while (request := self.pending.take()) is not None:
+        trim_due = False  # a result was sent since the heap was last trimmed
+        while (request := self.pending.take(TRIM_AFTER_IDLE_S if trim_due else None)) is not None:
+            if isinstance(request, _Idle):
+                release_freed_memory()  # what the computations freed: no longer resident
+                trim_due = False
+                continue
             # A light request on one thread: torch's other CPU threads spin for several ms
             # after each operation before they sleep (GNU OpenMP), on two cores right when the
             # GUI thread draws the frame.
@@ -189,7 +211,7 @@ class _Worker(QObject):
                 ):
                     result = request.compute(request.params, torch.device(request.device))
             except Superseded:
-                release_freed_memory()
+                trim_due = True
                 continue  # a newer request of its channel waits: nothing to draw of this one
             # Shown in the status bar; the app carries on. BaseException too: a SystemExit
             # raised by a compute must not end the worker (KeyboardInterrupt only ever reaches
@@ -203,10 +225,7 @@ class _Worker(QObject):
             self.pending.unless_stopped(
                 self.computed.emit, request, result, elapsed_ms, error, out_of_memory
             )
-            # What the computation freed: no longer resident before the next one starts. After
-            # the result is on its way: at 2^20 positions the trim takes 2-12 ms, while the GUI
-            # thread draws (ctypes lets go of the GIL).
-            release_freed_memory()
+            trim_due = True
 
     def _reporter(self, request: Request, start: float) -> Callable[[float], None]:
         """``request``'s progress report: sent once it has run PROGRESS_AFTER_S. Each report

@@ -1,4 +1,5 @@
-"""Giving freed memory back to the system after a computation.
+"""Giving freed memory back to the system once the computations pause (the engine's worker
+calls ``release_freed_memory`` after ``engine.TRIM_AFTER_IDLE_S`` without a request).
 
 A frame at 2^20 positions allocates and frees hundreds of megabytes in pieces below glibc's
 mmap threshold; freed, they stay in the process's heap (and count as resident) until
