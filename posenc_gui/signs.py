@@ -76,6 +76,7 @@ class SignStrip(QWidget):
 
     def __init__(self, *signs: Sign) -> None:
         super().__init__()
+        self._holder: QTabWidget | None = None  # the tab widget whose corner it is in, if any
         self.setObjectName("signs")
         shown = QWidget()  # as wide as the signs shown: the last elides first, the first last
         row = QHBoxLayout(shown)
@@ -88,17 +89,21 @@ class SignStrip(QWidget):
         strip.addStretch(1)
         strip.addWidget(shown)
         self.setFixedHeight(max(sign.sizeHint().height() for sign in signs))
-        self._holder: QTabWidget | None = None
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ParentChange:
+        kind = event.type()
+        if kind == QEvent.Type.ParentChange:
             if self._holder is not None:
                 self._holder.removeEventFilter(self)
             holder = self.parentWidget()
             self._holder = holder if isinstance(holder, QTabWidget) else None
-            if self._holder is not None:
-                self._holder.installEventFilter(self)
             self._fit_room()
+        elif self._holder is not None and kind in (QEvent.Type.Show, QEvent.Type.Hide):
+            # the holder's resizes followed only while this tab's strip is the one in its corner
+            self._holder.removeEventFilter(self)
+            if kind == QEvent.Type.Show:
+                self._holder.installEventFilter(self)
+                self._fit_room()
         return super().event(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

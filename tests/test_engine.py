@@ -367,15 +367,15 @@ def test_freed_memory_goes_back_to_the_system_once_the_worker_is_idle(qtbot, eng
     monkeypatch.setattr(
         engine_module, "release_freed_memory", lambda: trims_after.append(len(sent))
     )
-    monkeypatch.setattr(engine_module, "TRIM_AFTER_IDLE_S", 1.0)
+    monkeypatch.setattr(engine_module, "TRIM_AFTER_IDLE_S", 1.5)
     engine.submit("tab", lambda p, d: p, "first", drawn.append)
     qtbot.waitUntil(lambda: drawn == ["first"], timeout=5000)
     engine.submit("tab", lambda p, d: p, "second", drawn.append)
     qtbot.waitUntil(lambda: drawn == ["first", "second"], timeout=5000)
     assert trims_after == []
-    qtbot.waitUntil(lambda: bool(trims_after), timeout=5000)
+    qtbot.waitUntil(lambda: bool(trims_after), timeout=10_000)
     assert trims_after == [2]  # once, after both results were sent
-    qtbot.wait(1500)
+    qtbot.wait(2000)
     assert trims_after == [2]  # and not again while nothing was computed
 
 

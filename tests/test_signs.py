@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt
 
+from posenc_gui.signs import CORNER_GAP_PX
 from tests.conftest import FRAME_TIMEOUT_MS
 
 LONG_REASON = "head_dim must be an even number from 2 to 16,384 (got 7); " * 4
@@ -92,3 +93,17 @@ def test_a_sign_that_comes_goes_or_changes_re_lays_out_its_strip_only(window, qt
     window.resize(window.width() - 100, window.height())  # less room: a narrower strip
     qtbot.waitUntil(lambda: _placed(tab.signs, window).width() == placed.width() - 100)
     assert _placed(tab.signs, window).right() == placed.right() - 100
+
+
+def test_a_strip_brought_back_to_the_corner_fits_the_room_there_is_now(window, qtbot):
+    absolute, relative = window.tab("absolute"), window.tab("relative")
+    window.tabs.setCurrentWidget(relative)
+    window.resize(window.width() - 150, window.height())  # while Absolute's strip is hidden
+    tabs = window.tabs
+    room = tabs.width() - tabs.tabBar().sizeHint().width() - CORNER_GAP_PX
+    qtbot.waitUntil(lambda: relative.signs.width() == room)
+    tabs.setCurrentWidget(absolute)
+    qtbot.waitUntil(lambda: absolute.signs.width() == room)
+    placed = _placed(absolute.signs, window)
+    assert placed.right() == _placed(tabs, window).right()
+    assert placed.left() > _placed(tabs.tabBar(), window).right()

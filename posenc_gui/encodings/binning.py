@@ -147,7 +147,7 @@ def sin_extremes(
     ahead = torch.remainder(peaks[:, None, None] - start_angle, 2 * torch.pi) / omega  # [2, B, F]
     # The k-th crest lies at least k periods 2π/ω past the run's start: once that is past its
     # end (k ≥ (n − 1) ω / 2π), both integers beside it clamp to the end, a candidate already.
-    # Short runs (a pixel of one or two positions) search only the periods they hold.
+    # Runs shorter than EXTREME_PERIODS periods (pixels of a few positions) search only those.
     empty = not (counts.numel() and omega.numel())
     reach = 0.0 if empty else float((counts.max() - 1) * omega.max()) / (2 * math.pi)
     held = min(EXTREME_PERIODS, math.ceil(reach) + 1)

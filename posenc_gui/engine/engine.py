@@ -104,7 +104,7 @@ class _PendingRequests:
                 if deadline is None:
                     self._ready.wait()
                 elif not self._ready.wait(max(0.0, deadline - time.monotonic())):
-                    return IDLE
+                    return None if self.stopped else IDLE
             if self.stopped:
                 return None
             channel = self._preferred
