@@ -14,7 +14,13 @@ import torch
 from posenc_gui.comparison import Inputs
 from posenc_gui.encodings import multimodal, rope
 from posenc_gui.presets import Preset
-from posenc_gui.tabs.multimodal.compute import COMPARE, MultimodalParams, compute_multimodal
+from posenc_gui.tabs.multimodal.compute import (
+    COMPARE,
+    SCHEMES,
+    MultimodalParams,
+    compute_multimodal,
+    pair_axes,
+)
 from tests.test_extension_tab import data, preset
 
 CHANNEL = "multimodal"
@@ -161,6 +167,22 @@ def test_the_pages_asked_for_are_computed_and_no_others():
     assert pairs.axes.tolist() == [0, 0, 1, 1, 1, 2, 2, 2]  # the pairs page's own: always
     with pytest.raises(ValueError, match="pages must be among pairs, sequence, scores"):
         dataclasses.replace(params, pages=("ids",))
+
+
+def test_the_scores_page_turns_every_q_by_one_set_of_angles(monkeypatch):
+    """q = 1 and the random q share the patches' angles: their cosines and sines once."""
+    turned = []
+    original = multimodal.angles
+    monkeypatch.setattr(multimodal, "angles", lambda *a, **k: turned.append(1) or original(*a, **k))
+    params = MultimodalParams(
+        "sections", 16, 1e4, (2, 3, 3), 5, 1, 2, 3, 1.0, 4, (1, 2), pages=("scores",)
+    )
+    scores = compute_multimodal(params, torch.device("cpu")).scores
+    assert len(turned) == 1
+    q = torch.ones(16, dtype=torch.float64)
+    spatial = SCHEMES[params.scheme][1]
+    alone = multimodal.patch_scores(q, q, 2, 3, (1, 2), *pair_axes(params), spatial=spatial)
+    np.testing.assert_allclose(scores.scores, alone.numpy(), rtol=1e-6)  # q = 1's, in float32
 
 
 def test_only_the_page_in_front_is_computed_and_a_page_change_computes_its_own(tab):

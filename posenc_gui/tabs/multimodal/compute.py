@@ -195,12 +195,12 @@ def _scores_page(p: MultimodalParams, frequencies: torch.Tensor, axes: torch.Ten
     ones = torch.ones(p.head_dim, dtype=torch.float64)
     sample = QueryKey(p.head_dim, "random", p.seed).vectors(rope.RANDOM_SAMPLES)[0]
     row, col = p.query_patch
-    scores_ones, scores_random = (  # [H, W], [S, H, W]: each q against itself (k = q)
-        multimodal.patch_scores(
-            q, q, p.height, p.width, (row, col), frequencies, axes, spatial=spatial
-        )
-        for q in (ones, sample)
+    # each q against itself (k = q): q = 1 and the random ones in one pass over the angles
+    q = torch.cat((ones[None], sample))  # [1 + S, 2P]
+    scores = multimodal.patch_scores(
+        q, q, p.height, p.width, (row, col), frequencies, axes, spatial=spatial
     )
+    scores_ones, scores_random = scores[0], scores[1:]  # [H, W], [S, H, W]
     return ScoresPage(
         scores=to_numpy(scores_random.mean(0) if p.random else scores_ones),
         profile_offsets=np.arange(p.width) - col,
