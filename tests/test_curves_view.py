@@ -70,6 +70,25 @@ def test_renamed_curves_keep_their_items_and_the_legend_shows_the_new_names(qtbo
     assert legend == [("pi", "pi"), ("llama3", "llama3"), ("ntk", "ntk")]  # the span's own now
 
 
+def test_entries_swapped_in_one_frame_size_the_legend_as_a_whole(qtbot, monkeypatch):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    x = np.arange(5.0)
+    view.set_curves([Curve(f"head {h}", x, x * h) for h in range(8)])
+    sized = []
+    original = pg.LegendItem.updateSize
+    monkeypatch.setattr(pg.LegendItem, "updateSize", lambda self: sized.append(1) or original(self))
+    heads = (0, 1, 2, 3, *range(9, 17))  # four entries kept, four removed, eight made
+    view.set_curves([Curve(f"head {h}", x, x * h) for h in heads])
+    assert len(sized) == 2  # once for the entries, once as they are put in columns
+    assert [label.text for _, label in view.legend.items] == [f"head {h}" for h in heads]
+    bottom = max(
+        label.mapToItem(view.legend, QPointF(0, label.boundingRect().height())).y()
+        for _, label in view.legend.items
+    )
+    assert view.legend.boundingRect().height() >= bottom - 1  # sized to hold all its rows
+
+
 def test_another_number_of_curves_reuses_the_items_and_leaves_none_behind(qtbot):
     view = CurvesView("t", "x", "y")
     qtbot.addWidget(view)

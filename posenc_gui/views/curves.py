@@ -14,7 +14,13 @@ from posenc_gui.views.bands import BandFill
 from posenc_gui.views.curve_specs import Band, Curve, Line, Span, Style, draw_styled, style_of
 from posenc_gui.views.data_bounds import BoundedViewBox, DataBounds, mapped
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
-from posenc_gui.views.legend import add_legend, fit_legend, remove_entry, rename_entry
+from posenc_gui.views.legend import (
+    add_legend,
+    entries_changing,
+    fit_legend,
+    remove_entry,
+    rename_entry,
+)
 from posenc_gui.views.reference_line import ReferenceLine
 from posenc_gui.views.style import current_look
 from posenc_gui.views.unchanged import same_input
@@ -260,12 +266,13 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             if sample.item is not item:
                 break
             kept += 1
-        for sample, _ in self.legend.items[kept:]:
-            self.legend.removeItem(sample.item)
-        for item, name in wanted[:kept]:
-            rename_entry(self.legend, item, name)
-        for item, name in wanted[kept:]:
-            self.legend.addItem(item, name)
+        with entries_changing(self.legend):
+            for sample, _ in self.legend.items[kept:]:
+                self.legend.removeItem(sample.item)
+            for item, name in wanted[:kept]:
+                rename_entry(self.legend, item, name)
+            for item, name in wanted[kept:]:
+                self.legend.addItem(item, name)
 
     def _new_item(self) -> pg.PlotDataItem:
         item = CurveItem()

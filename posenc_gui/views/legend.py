@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
@@ -24,6 +25,23 @@ def add_legend(plot: pg.PlotItem, text_size: str) -> pg.LegendItem:
     plot.layout.addItem(legend, LEGEND_ROW, 1)
     legend.setMinimumWidth(0)
     return legend
+
+
+@contextmanager
+def entries_changing(legend: pg.LegendItem) -> Iterator[None]:
+    """Add and remove ``legend``'s entries inside: it measures its size once, at the end, not
+    after each (pyqtgraph's ``updateSize``, 0.2 ms a time: 9 times for a Compare step that
+    swaps four heads' entries)."""
+    legend.updateSize = _unchanged_size  # an instance attribute: pyqtgraph calls it by name
+    try:
+        yield
+    finally:
+        del legend.updateSize
+        legend.updateSize()
+
+
+def _unchanged_size() -> None:
+    pass
 
 
 def rename_entry(legend: pg.LegendItem, item: pg.PlotDataItem, name: str) -> None:
