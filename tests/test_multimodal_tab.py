@@ -330,3 +330,14 @@ def test_grid_ticks_label_cell_centres_and_thin_out_when_the_view_narrows(
     window.resize(700, window.height())
     qtbot.waitUntil(lambda: 0 < len(labels()) < wide)  # on resize, no new frame needed
     assert all(position % 1 == 0.5 for position, _ in labels())
+
+
+def test_a_scheme_of_fewer_axes_spreads_its_rows_and_moves_no_view(window, drive, tab, qtbot):
+    figures = tab.figures
+    views = (figures.axis_view, figures.frequency_view, figures.layer_view)
+    qtbot.wait(50)
+    before = [view.geometry() for view in views]
+    drive(window, lambda: tab.scheme.setCurrentIndex(tab.scheme.findData("axial")), CHANNEL)
+    qtbot.wait(50)
+    assert len(marks(figures.axis_view)) == 2  # row, column
+    assert [view.geometry() for view in views] == before  # the page is not laid out anew

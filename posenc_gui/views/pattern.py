@@ -25,13 +25,21 @@ class Row:
 
 
 class PatternView(CurvesView):
-    """Rows of marks, row 0 on top, no taller than its rows need (the other views get the rest)."""
+    """Rows of marks, row 0 on top, no taller than its rows need (the other views get the rest);
+    with ``rows_held``, as tall as that many rows whatever it shows: a frame of fewer rows (a
+    scheme of fewer axes) spreads them out instead of re-laying the page out."""
 
     def __init__(
-        self, title: str, x_label: str, *, parent: pg.QtWidgets.QWidget | None = None
+        self,
+        title: str,
+        x_label: str,
+        *,
+        rows_held: int = 0,
+        parent: pg.QtWidgets.QWidget | None = None,
     ) -> None:
         # the left axis names the rows: no legend; the curves keep the names for export
         super().__init__(title, x_label, "", legend=False, parent=parent)
+        self._rows_held = rows_held
         self.plot.setMouseEnabled(y=False)  # rows are categories
         self.plot.invertY(True)
 
@@ -61,7 +69,8 @@ class PatternView(CurvesView):
             x_labels=x_labels,
             y_labels=[row.label for row in rows],
         )
-        self.setMaximumHeight(int((120 + 34 * len(rows)) * current_look().scale))
+        rows_tall = max(len(rows), self._rows_held)
+        self.setMaximumHeight(int((120 + 34 * rows_tall) * current_look().scale))
         self.plot.setYRange(-0.6, len(rows) - 0.4, padding=0)
         if x_extent is not None:
             self.plot.setXRange(*x_extent, padding=0.02)

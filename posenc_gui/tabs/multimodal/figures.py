@@ -7,7 +7,7 @@ import numpy as np
 from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.i18n import N_, tr
 from posenc_gui.imported_model import ImportedModel
-from posenc_gui.tabs.multimodal.compute import MultimodalFrame, ScoresPage, SequencePage
+from posenc_gui.tabs.multimodal.compute import SCHEMES, MultimodalFrame, ScoresPage, SequencePage
 from posenc_gui.views import Band, Curve, CurvesView, HeatmapView, Span
 from posenc_gui.views.pattern import PatternView, Row
 from posenc_gui.views.style import SEQUENTIAL, coloured, current_look, set_title
@@ -42,7 +42,11 @@ class MultimodalFigures:
 
     def __init__(self, imported: ImportedModel) -> None:
         self.imported = imported  # the model whose name and sliding window label (c)
-        self.axis_view = PatternView(tr("(a) The axis each pair turns by"), tr("pair i"))
+        self.axis_view = PatternView(
+            tr("(a) The axis each pair turns by"),
+            tr("pair i"),
+            rows_held=max(len(axes) for axes, _ in SCHEMES.values()),
+        )
         self.frequency_view = CurvesView(
             tr("(b) Frequency θᵢ of each pair"), tr("pair i"), tr("θᵢ (rad per position)")
         )
