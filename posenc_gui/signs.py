@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's largest widget size: no maximum
+from posenc_gui.views.legend import QWIDGETSIZE_MAX
 
 CORNER_GAP_PX = 12  # between the last tab and a sign in the tab bar's corner
 SHOWN_AT_LEAST = 9  # characters of a sign's text that it keeps however narrow the room
