@@ -263,11 +263,17 @@ def test_a_control_of_one_page_recomputes_only_that_page():
         Window(-60, 60, 200),  # a pixel per distance
     ],
 )
-def test_t5_page_evaluates_only_its_pixels_and_equals_every_distances_buckets(bidirectional, x):
+@pytest.mark.parametrize(
+    "pixels",
+    [(37, 29), (400, 300)],  # fewer blocks than distances; more (looked up by distance)
+)
+def test_t5_page_evaluates_only_its_pixels_and_equals_every_distances_buckets(
+    bidirectional, x, pixels
+):
     seq_len, num_buckets, max_distance = 3000, 16, 40
     every = torch.arange(-(seq_len - 1), seq_len)  # every distance, through Hugging Face's code
     buckets = T5Attention._relative_position_bucket(every, bidirectional, num_buckets, max_distance)
-    windows = (Window(0, seq_len, 37), Window(0, seq_len, 29))
+    windows = (Window(0, seq_len, pixels[0]), Window(0, seq_len, pixels[1]))
     params = RelativeParams(
         seq_len, 32, 1e4, num_buckets=num_buckets, max_distance=max_distance,
         bidirectional=bidirectional, bucket_windows=windows, bucket_x=x, pages=("t5",),
@@ -285,6 +291,22 @@ def test_t5_page_evaluates_only_its_pixels_and_equals_every_distances_buckets(bi
         corners_x, corners_y = binning.step_corners(shown, x.start)
         np.testing.assert_array_equal(page.bucket_x, corners_x.numpy())
         np.testing.assert_array_equal(page.bucket_by_distance, corners_y.numpy())
+
+
+def test_t5_buckets_each_distance_of_the_view_once(monkeypatch):
+    evaluated: list[int] = []
+    t5_bucket = relative.t5_bucket
+
+    def counted(k: torch.Tensor, **kwargs) -> torch.Tensor:
+        evaluated.append(k.numel())
+        return t5_bucket(k, **kwargs)
+
+    monkeypatch.setattr(relative, "t5_bucket", counted)
+    windows = (Window(0, 300, 200), Window(0, 300, 150))  # 30,000 blocks, distances −299 … 299
+    params = RelativeParams(300, 32, 1e4, bucket_windows=windows, pages=("t5",))
+    page = compute_relative(params, torch.device("cpu")).t5
+    assert page is not None and page.buckets.values.shape == (150, 200)
+    assert max(evaluated) <= 2 * 300 - 1
 
 
 def test_only_the_pages_asked_for_are_computed():

@@ -176,12 +176,21 @@ def _category_matrix(
 ) -> Matrix:
     """Categories of distance ``j − i`` (T5 buckets, Shaw's clipped indices) over the view's
     blocks: each block shows the category at its centre, never a mean of categories (a bucket
-    between two buckets); unit blocks are exact. Only the blocks' distances are evaluated."""
+    between two buckets); unit blocks are exact. Only the blocks' distances are evaluated,
+    each once: a category depends on ``j − i`` alone, so where the blocks hold fewer distinct
+    distances than blocks (a 440 × 440 view of 512 positions: 1023 against 193,600; T5's
+    buckets of every block took 5–8 ms) those are evaluated and looked up."""
     cols, rows = windows or (full(None, 0, seq_len), full(None, 0, seq_len))
     (row_starts, row_counts), (col_starts, col_counts) = binning.runs(rows), binning.runs(cols)
     row_centres = row_starts + (row_counts - 1) // 2
     col_centres = col_starts + (col_counts - 1) // 2
-    values = category(col_centres[None, :] - row_centres[:, None])
+    distances = col_centres[None, :] - row_centres[:, None]
+    low = int(col_centres[0] - row_centres[-1])  # both ascend: the least and largest j − i
+    span = int(col_centres[-1] - row_centres[0]) - low + 1
+    if span < distances.numel():
+        values = category(torch.arange(low, low + span))[distances - low]
+    else:
+        values = category(distances)
     return Matrix(binning.edges(cols).numpy(), binning.edges(rows).numpy(), to_numpy(values))
 
 
