@@ -151,6 +151,30 @@ def test_mean_cos_sin_matches_direct_means(starts, count, omega):
 
 @FAST
 @given(
+    rows=st.integers(1, 300),
+    runs=st.lists(st.tuples(st.integers(0, 400), st.integers(1, 9)), min_size=1, max_size=20),
+    held=st.booleans(),
+    seed=st.integers(0, 2**31),
+)
+def test_run_means_are_the_means_of_their_rows(rows, runs, held, seed):
+    """Each run's mean equals the direct mean of its rows (those past the last one equal it
+    when ``held``); a run of one row is that row itself, to the last bit."""
+    generator = torch.Generator().manual_seed(seed)
+    values = torch.randn(rows, 3, generator=generator, dtype=torch.float64) * 1e6
+    if not held:
+        runs = [(start % rows, min(count, rows - start % rows)) for start, count in runs]
+    starts = torch.tensor([start for start, _ in runs])
+    counts = torch.tensor([count for _, count in runs])
+    means = binning.run_means(values, starts, counts, held=held)
+    for mean, (start, count) in zip(means, runs, strict=True):
+        rows_of_run = values.double()[[min(row, rows - 1) for row in range(start, start + count)]]
+        torch.testing.assert_close(mean, rows_of_run.mean(0), rtol=1e-12, atol=1e-6)
+    singles = binning.run_means(values, starts, torch.ones_like(starts), held=held)
+    assert torch.equal(singles, values.double()[starts.clamp(max=rows - 1)])
+
+
+@FAST
+@given(
     head_dim=st.integers(2, 128).map(lambda n: 2 * n),
     base=st.floats(10, 1e7),
     method=st.sampled_from(["linear", "ntk", "dynamic", "yarn", "llama3"]),
