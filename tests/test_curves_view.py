@@ -89,6 +89,32 @@ def test_entries_swapped_in_one_frame_size_the_legend_as_a_whole(qtbot, monkeypa
     assert view.legend.boundingRect().height() >= bottom - 1  # sized to hold all its rows
 
 
+def test_an_entry_that_comes_back_is_the_one_set_aside(qtbot):
+    """A curve named in the legend only while it has points (Extension's "angles never seen
+    in training") leaves and comes back: its entry is the one set aside, not a new one."""
+    view = shown_view(qtbot, 500, 300)
+    x = np.arange(10.0)
+    kept, sometimes = Curve("a", x, x), Curve("sometimes", x, -x, scatter=True)
+
+    def frame(curves: list[Curve]) -> None:
+        view.set_curves(curves)
+        settle([view])  # what a tab does after drawing a frame
+        qtbot.wait(150)
+
+    frame([kept, sometimes])
+    entry = view.legend.items[1]
+    frame([kept])
+    assert [label.text for _, label in view.legend.items] == ["a"]
+    assert not entry[0].isVisible() and not entry[1].isVisible()
+    frame([kept, Curve("back", x, 2 * x, scatter=True)])
+    assert [label.text for _, label in view.legend.items] == ["a", "back"]
+    sample, label = view.legend.items[1]
+    assert (sample, label) == entry and sample.isVisible() and label.isVisible()
+    assert sample.item is view.curve_items[1]  # it draws the curve it names
+    bottom = label.mapToItem(view.legend, QPointF(0, label.boundingRect().height())).y()
+    assert view.legend.boundingRect().height() >= bottom - 1  # laid out in the legend again
+
+
 def test_another_number_of_curves_reuses_the_items_and_leaves_none_behind(qtbot):
     view = CurvesView("t", "x", "y")
     qtbot.addWidget(view)

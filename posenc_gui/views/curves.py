@@ -15,9 +15,11 @@ from posenc_gui.views.curve_specs import Band, Curve, Line, Span, Style, draw_st
 from posenc_gui.views.data_bounds import BoundedViewBox, DataBounds, mapped
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.legend import (
+    add_entry,
     add_legend,
     entries_changing,
     fit_legend,
+    remove_entries,
     remove_entry,
     rename_entry,
 )
@@ -242,37 +244,39 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         ones come from those set aside or are made. The legend holds the named ones' entries
         in order, and nothing after them (the caller adds the bands' and spans')."""
         count = len(names)
-        for item in self.curve_items[count:]:
-            self.plot.removeItem(item)  # out of the plot: no export or range sees it
-            item.clear()  # no data: outside a plot, an item with data cannot map it
-        self._set_aside += self.curve_items[count:]
-        self._styles = self._styles[:count]
-        self.curve_items = self.curve_items[:count]
-        while len(self.curve_items) < count:
-            item = self._set_aside.pop() if self._set_aside else self._new_item()
-            item.opts["name"] = None  # named below, in the legend's order
-            self.plot.addItem(item)
-            self.curve_items.append(item)
-            self._styles.append(None)  # its look is not known here: styled when drawn
-        wanted = []  # the legend's entries
-        for item, name in zip(self.curve_items, names, strict=True):
-            item.opts["name"] = name or None  # what PlotDataItem.name() reads; no setter
-            if name:
-                wanted.append((item, name))
-        # The entries of the curves that kept their places stay, renamed where their names
-        # changed; the others are made anew (an entry costs ~1 ms: Compare's ALiBi heads).
-        kept = 0
-        for (sample, _), (item, _) in zip(self.legend.items, wanted, strict=False):
-            if sample.item is not item:
-                break
-            kept += 1
+        leaving = self.curve_items[count:]
         with entries_changing(self.legend):
-            for sample, _ in self.legend.items[kept:]:
-                self.legend.removeItem(sample.item)
+            # their entries set aside first: the plot closes those of the items it removes
+            remove_entries(self.legend, [e for e in self.legend.items if e[0].item in leaving])
+            for item in leaving:
+                self.plot.removeItem(item)  # out of the plot: no export or range sees it
+                item.clear()  # no data: outside a plot, an item with data cannot map it
+            self._set_aside += leaving
+            self._styles = self._styles[:count]
+            self.curve_items = self.curve_items[:count]
+            while len(self.curve_items) < count:
+                item = self._set_aside.pop() if self._set_aside else self._new_item()
+                item.opts["name"] = None  # named below, in the legend's order
+                self.plot.addItem(item)
+                self.curve_items.append(item)
+                self._styles.append(None)  # its look is not known here: styled when drawn
+            wanted = []  # the legend's entries
+            for item, name in zip(self.curve_items, names, strict=True):
+                item.opts["name"] = name or None  # what PlotDataItem.name() reads; no setter
+                if name:
+                    wanted.append((item, name))
+            # The entries of the curves that kept their places stay, renamed where their
+            # names changed; the others come from those set aside (``legend.add_entry``).
+            kept = 0
+            for (sample, _), (item, _) in zip(self.legend.items, wanted, strict=False):
+                if sample.item is not item:
+                    break
+                kept += 1
+            remove_entries(self.legend, self.legend.items[kept:])
             for item, name in wanted[:kept]:
                 rename_entry(self.legend, item, name)
             for item, name in wanted[kept:]:
-                self.legend.addItem(item, name)
+                add_entry(self.legend, item, name)
 
     def _new_item(self) -> pg.PlotDataItem:
         item = CurveItem()
@@ -350,7 +354,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
     def _add_entry(self, colour: pg.QtGui.QColor, name: str) -> None:
         """A legend entry for a band or span: a proxy (an entry of the fill itself crashes
         when removed)."""
-        self.legend.addItem(pg.PlotDataItem(pen=None, fillLevel=0, fillBrush=colour), name)
+        add_entry(self.legend, pg.PlotDataItem(pen=None, fillLevel=0, fillBrush=colour), name)
 
     def _span_colour(self, span: Span) -> pg.QtGui.QColor:
         colour = pg.mkColor(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
@@ -42,6 +43,47 @@ def entries_changing(legend: pg.LegendItem) -> Iterator[None]:
 
 def _unchanged_size() -> None:
     pass
+
+
+def add_entry(legend: pg.LegendItem, item: pg.GraphicsObject, name: str) -> None:
+    """An entry for ``item`` named ``name`` at the end of ``legend``: one set aside before
+    (``remove_entries``) where there is one: making one (its sample, its label's text layout,
+    their place in the scene) made a frame that adds it 2.0 ms to draw instead of 1.7, and a
+    curve named only while it has points (Extension's unseen angles) came with a new one."""
+    spares = _spares(legend)
+    if not spares:
+        legend.addItem(item, name)
+        return
+    sample, label = spares.pop()
+    sample.item = item  # what the sample draws (pen, brush, symbol) and hides on a click
+    label.setToolTip("")
+    label.setText(name)
+    legend.items.append((sample, label))
+    legend._addItemToLayout(sample, label)
+    sample.show()
+    label.show()
+    legend.updateSize()
+
+
+def remove_entries(legend: pg.LegendItem, entries: Sequence[tuple[Any, Any]]) -> None:
+    """Take ``entries`` (of ``legend.items``) out of the legend, set aside for ``add_entry``
+    (hidden, in the scene: pyqtgraph's ``removeItem`` closes an entry and drops it)."""
+    if not entries:
+        return
+    for sample, label in list(entries):
+        legend.items.remove((sample, label))
+        for part in (sample, label):
+            legend.layout.removeItem(part)
+            part.hide()
+        _spares(legend).append((sample, label))
+    legend.updateSize()
+
+
+def _spares(legend: pg.LegendItem) -> list[tuple[Any, Any]]:
+    spares: list[tuple[Any, Any]] | None = legend.__dict__.get("_spare_entries")
+    if spares is None:
+        spares = legend.__dict__["_spare_entries"] = []
+    return spares
 
 
 def rename_entry(legend: pg.LegendItem, item: pg.PlotDataItem, name: str) -> None:
@@ -110,7 +152,9 @@ def _row_width(widths: Sequence[float], columns: int) -> float:
 
 
 def remove_entry(legend: pg.LegendItem, name: str) -> None:
-    """Remove the entry named ``name`` (also where its shown name is elided)."""
-    for sample, label in list(legend.items):
-        if (label.toolTip() or label.text) == name:
-            legend.removeItem(sample.item)
+    """Remove the entries named ``name`` (also where their shown names are elided)."""
+    named = [
+        (sample, label) for sample, label in legend.items if (label.toolTip() or label.text) == name
+    ]
+    if named:
+        remove_entries(legend, named)
