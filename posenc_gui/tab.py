@@ -36,7 +36,7 @@ from posenc_gui.presets import Preset
 from posenc_gui.signs import Sign, SignStrip
 from posenc_gui.tabspec import TabSpec
 from posenc_gui.views.deferred import settle
-from posenc_gui.views.page import ViewPage
+from posenc_gui.views.page import SteadyTabWidget, ViewPage
 from posenc_gui.views.style import current_look
 
 CONTROLS_WIDTH = 360  # px of the controls' column, wider where its rows need it
@@ -198,7 +198,7 @@ class Tab(QWidget):
         """Place named views on a page of the tab's own page bar, in a grid of ``columns``
         (default: all in one row)."""
         if self.pages is None:
-            self.pages = QTabWidget(objectName="pages")
+            self.pages = SteadyTabWidget(objectName="pages")
             self.pages.currentChanged.connect(self.update_controls)
             self.pages.currentChanged.connect(lambda: self.hovered.emit(""))  # read the page left
             if self.per_page:  # once the page's views are laid out: their windows are sized

@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QIcon
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QTabWidget, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
 
 from posenc_gui import registry
 from posenc_gui.app import apply_palette
@@ -39,6 +39,7 @@ from posenc_gui.session import look as session_look
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.teardown import delete_at_exit, keep_until_closed
 from posenc_gui.views.deferred import LAYOUT_PASSES
+from posenc_gui.views.page import SteadyTabWidget
 from posenc_gui.views.style import Look, current_look, set_look
 
 
@@ -67,7 +68,7 @@ class MainWindow(QMainWindow):
         dock.setFeatures(QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
         self.addDockWidget(Qt.DockWidgetArea.TopDockWidgetArea, dock)
 
-        self.tabs = QTabWidget(objectName="tabs")
+        self.tabs = SteadyTabWidget(objectName="tabs")
         self._context = TabContext(self.engine, self.parameters, registry.compare_entries)
         self._specs = registry.specs()  # each tab's class is imported when it is built
         self._defaults: dict[str, dict[str, Any]] = {}  # each tab's settings when it was built

@@ -1,9 +1,11 @@
-"""A page of views laid out in a grid whose number of columns follows the page's shape."""
+"""A page of views laid out in a grid whose number of columns follows the page's shape, and
+the tab widgets that hold pages."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QGridLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QTabWidget, QWidget
 
 
 class ViewPage(QWidget):
@@ -37,3 +39,54 @@ class ViewPage(QWidget):
         if columns != self.columns:
             self._place(columns)
         super().resizeEvent(event)
+
+
+# Events at which Qt lays a tab widget out itself, with no layout request: the next request
+# is let through (what was recorded before may not be what it is laid out for now). Tabs and
+# corner widgets that come and go also lay it out directly, and change what is recorded.
+_LAID_OUT_DIRECTLY = {
+    QEvent.Type.Resize,
+    QEvent.Type.Show,
+    QEvent.Type.StyleChange,
+    QEvent.Type.FontChange,
+}
+
+_CORNERS = (Qt.Corner.TopLeftCorner, Qt.Corner.TopRightCorner)
+
+
+class SteadyTabWidget(QTabWidget):
+    """A QTabWidget that places its tab bar, corner and pages again, and repaints itself
+    whole, only where what it lays out changed. Qt's does both at every layout request from
+    a page: a view of a page whose plot laid out a line more of legend or title repainted the
+    tab widget's frame and every page widget around the views (1.5–2 ms of such a frame)."""
+
+    def __init__(self, *, objectName: str = "") -> None:
+        super().__init__(objectName=objectName)
+        self._placed: tuple[object, ...] | None = None  # what its parts were last placed for
+        self._hints: tuple[QSize, QSize] | None = None  # its size hints then
+
+    def event(self, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.LayoutRequest:
+            placed, hints = self._placement(), (self.sizeHint(), self.minimumSizeHint())
+            if placed == self._placed:  # no part to move, nothing to repaint …
+                if hints != self._hints:  # … but its parent's layout reads new hints
+                    self._hints = hints
+                    self.updateGeometry()
+                return True
+            self._placed, self._hints = placed, hints
+        elif kind in _LAID_OUT_DIRECTLY:
+            self._placed = None  # Qt places its parts for these itself: the next request too
+        return super().event(event)
+
+    def _placement(self) -> tuple[object, ...]:
+        """What Qt's layout of a tab widget places its parts by: its size, and its bar's and
+        corner widgets' size hints."""
+        bar = self.tabBar()
+        placed = (self.cornerWidget(corner) for corner in _CORNERS)
+        corners = [
+            (corner, corner.isVisibleTo(self), QSize(corner.sizeHint()))
+            for corner in placed
+            if corner is not None
+        ]
+        return (QSize(self.size()), bar.isVisibleTo(self), QSize(bar.sizeHint()), *corners)
