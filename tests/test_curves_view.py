@@ -115,6 +115,26 @@ def test_an_entry_that_comes_back_is_the_one_set_aside(qtbot):
     assert view.legend.boundingRect().height() >= bottom - 1  # laid out in the legend again
 
 
+def test_a_band_keeps_the_item_its_entry_draws_while_the_curves_change(qtbot):
+    """Compare's ALiBi heads come and go in front of a band: the band's entry goes with the
+    curves' entries and comes back drawing the same proxy item (making one costs ~0.5 ms)."""
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    x = np.arange(5.0)
+    band = Band("spread", x, x - 1, x + 1)
+
+    def entry_item(heads: int) -> object:
+        view.set_curves(
+            [Curve("head" if h == 0 else "", x, x * h) for h in range(heads)], bands=[band]
+        )
+        (proxy,) = [sample.item for sample, label in view.legend.items if label.text == "spread"]
+        return proxy
+
+    first = entry_item(3)
+    assert entry_item(5) is first and entry_item(2) is first
+    assert [label.text for _, label in view.legend.items] == ["head", "spread"]
+
+
 def test_another_number_of_curves_reuses_the_items_and_leaves_none_behind(qtbot):
     view = CurvesView("t", "x", "y")
     qtbot.addWidget(view)

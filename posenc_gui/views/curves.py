@@ -64,6 +64,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self.curve_items: list[pg.PlotDataItem] = []
         self._set_aside: list[pg.PlotDataItem] = []  # items of curves no longer drawn
         self._spans_aside: list[pg.LinearRegionItem] = []  # and of spans
+        self._proxies: dict[int, pg.PlotDataItem] = {}  # what band and span entries draw
         self.bands: list[tuple[str, pg.FillBetweenItem]] = []
         self.lines: list[ReferenceLine] = []
         self.spans: list[pg.LinearRegionItem] = []
@@ -352,9 +353,13 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         return fill
 
     def _add_entry(self, colour: pg.QtGui.QColor, name: str) -> None:
-        """A legend entry for a band or span: a proxy (an entry of the fill itself crashes
-        when removed)."""
-        add_entry(self.legend, pg.PlotDataItem(pen=None, fillLevel=0, fillBrush=colour), name)
+        """A legend entry for a band or span: a proxy item of its colour (an entry of the fill
+        itself crashes when removed), one per colour (making one costs ~0.5 ms)."""
+        proxy = self._proxies.get(colour.rgba())
+        if proxy is None:
+            proxy = pg.PlotDataItem(pen=None, fillLevel=0, fillBrush=colour)
+            self._proxies[colour.rgba()] = proxy
+        add_entry(self.legend, proxy, name)
 
     def _span_colour(self, span: Span) -> pg.QtGui.QColor:
         colour = pg.mkColor(
