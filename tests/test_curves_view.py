@@ -649,3 +649,27 @@ def test_a_log_axis_comes_with_the_curves_drawn_for_it(qtbot):
     logged = np.arange(1.0, 100.0)
     view.set_curves([Curve("a", logged, logged / 100)], x_extent=(1, 100))
     assert axis.logMode and view.plot.vb.viewRange()[0][1] == pytest.approx(2.0, abs=0.01)
+
+
+def test_new_axes_map_each_curve_once(qtbot, monkeypatch):
+    """Compare's log distance axis: pyqtgraph maps every curve's data anew when the axes
+    change, and again as the frame hands it the data for them. Once is enough; a curve
+    whose data stays is mapped on to the new axes all the same."""
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    x = np.arange(1.0, 50.0)
+    linear = [Curve(name, x, x * k) for k, name in enumerate("abc", start=1)]
+    view.set_curves(linear)
+    mapped: list[object] = []
+    update = pg.PlotDataItem.updateItems
+    monkeypatch.setattr(
+        pg.PlotDataItem,
+        "updateItems",
+        lambda item, *a, **k: mapped.append(item) or update(item, *a, **k),
+    )
+    view.set_log(x=True)
+    logged = [Curve(c.name, x[::2], c.y[::2]) for c in linear[:2]] + [linear[2]]  # c stays
+    view.set_curves(logged)
+    assert sorted(map(id, mapped)) == sorted(map(id, view.curve_items))  # each once
+    for item, curve in zip(view.curve_items, logged, strict=True):
+        np.testing.assert_allclose(item.curve.getData()[0], np.log10(curve.x))

@@ -197,6 +197,8 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             # (Compare: one encoding's), and each handed anew costs pyqtgraph ~0.3 ms
             elif not same_input((curve.x, curve.y), item.getOriginalDataset()):
                 item.setData(curve.x, curve.y)
+            else:
+                item.follow_log_mode()  # the same data, perhaps on new axes
         if [(line.vertical, line.color) for line in lines] == self._line_keys:
             for reference, line in zip(self.lines, lines, strict=True):
                 # each set re-lays the label's text out: only what changed

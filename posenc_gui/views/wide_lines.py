@@ -128,6 +128,29 @@ class CurveItem(pg.PlotDataItem):
         self.curve.stackBefore(self.scatter)  # the line under the points, as pyqtgraph's
         self.curve.sigClicked.connect(self.sigClicked)
         self._clipped = True  # whether the display may hold clipped values (not known yet)
+        self.log_mode_due = False  # axes changed since the data was last mapped
+
+    def setLogMode(self, xState: bool, yState: bool) -> None:
+        """pyqtgraph's, but the data is mapped to the new axes by the next ``updateItems``
+        (``setData`` calls it), not at once: a view whose axes change hands its curves new
+        data in the same frame (Compare's log distance axis derived each curve twice)."""
+        if self.opts["logMode"] == [xState, yState]:
+            return
+        self.opts["logMode"] = [xState, yState]
+        self._datasetMapped = None  # what pyqtgraph's own setLogMode drops
+        self._datasetDisplay = None
+        self._adsLastValue = 1
+        self.log_mode_due = True
+
+    def updateItems(self, styleUpdate: bool = True) -> None:
+        self.log_mode_due = False
+        super().updateItems(styleUpdate)
+
+    def follow_log_mode(self) -> None:
+        """Map the data on to axes changed since (``setLogMode``), where no new data did."""
+        if self.log_mode_due:
+            self.updateItems(styleUpdate=False)
+            self.informViewBoundsChanged()
 
     def _getDisplayDataset(self) -> Any:
         cached = self._datasetDisplay
