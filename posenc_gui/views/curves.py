@@ -15,13 +15,14 @@ from posenc_gui.views.curve_specs import Band, Curve, Line, Span, Style, draw_st
 from posenc_gui.views.data_bounds import BoundedViewBox, DataBounds, mapped
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.legend import (
-    add_entry,
+    add_fill_entry,
     add_legend,
     entries_changing,
     fit_legend,
     remove_entries,
     remove_entry,
     rename_entry,
+    show_entries,
 )
 from posenc_gui.views.reference_line import ReferenceLine
 from posenc_gui.views.style import current_look
@@ -64,7 +65,6 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self.curve_items: list[pg.PlotDataItem] = []
         self._set_aside: list[pg.PlotDataItem] = []  # items of curves no longer drawn
         self._spans_aside: list[pg.LinearRegionItem] = []  # and of spans
-        self._proxies: dict[int, pg.PlotDataItem] = {}  # what band and span entries draw
         self.bands: list[tuple[str, pg.FillBetweenItem]] = []
         self.lines: list[ReferenceLine] = []
         self.spans: list[pg.LinearRegionItem] = []
@@ -178,13 +178,13 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         if not same_spans:  # one legend entry per label, none where a curve has that name
             for index, span in enumerate(spans):
                 if span.label not in names and span.label not in {s.label for s in spans[:index]}:
-                    self._add_entry(self._span_colour(span), span.label)
+                    add_fill_entry(self.legend, self._span_colour(span), span.label)
         self._span_specs = tuple(spans)
         if same_bands:
             for (name, fill), band in zip(self.bands, bands, strict=True):
                 self._update_band(fill, band)
                 if rebuild and name:  # its entry went with the curves' (_reuse_items)
-                    self._add_entry(fill.brush().color(), name)
+                    add_fill_entry(self.legend, fill.brush().color(), name)
         else:
             self.bands = [(band.name, self._band(band)) for band in bands]
         self._band_keys = [(band.name, band.color) for band in bands]
@@ -263,23 +263,11 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
                 self.plot.addItem(item)
                 self.curve_items.append(item)
                 self._styles.append(None)  # its look is not known here: styled when drawn
-            wanted = []  # the legend's entries
-            for item, name in zip(self.curve_items, names, strict=True):
+            named = list(zip(self.curve_items, names, strict=True))
+            for item, name in named:
                 item.opts["name"] = name or None  # what PlotDataItem.name() reads; no setter
-                if name:
-                    wanted.append((item, name))
-            # The entries of the curves that kept their places stay, renamed where their
-            # names changed; the others come from those set aside (``legend.add_entry``).
-            kept = 0
-            for (sample, _), (item, _) in zip(self.legend.items, wanted, strict=False):
-                if sample.item is not item:
-                    break
-                kept += 1
-            remove_entries(self.legend, self.legend.items[kept:])
-            for item, name in wanted[:kept]:
-                rename_entry(self.legend, item, name)
-            for item, name in wanted[kept:]:
-                add_entry(self.legend, item, name)
+            # the entries of the curves that kept their places stay
+            show_entries(self.legend, [(item, name) for item, name in named if name])
 
     def _new_item(self) -> pg.PlotDataItem:
         item = CurveItem()
@@ -351,17 +339,8 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         fill.setZValue(0)
         self.plot.addItem(fill)
         if band.name:  # an unnamed band goes with its curve's entry
-            self._add_entry(colour, band.name)
+            add_fill_entry(self.legend, colour, band.name)
         return fill
-
-    def _add_entry(self, colour: pg.QtGui.QColor, name: str) -> None:
-        """A legend entry for a band or span: a proxy item of its colour (an entry of the fill
-        itself crashes when removed), one per colour (making one costs ~0.5 ms)."""
-        proxy = self._proxies.get(colour.rgba())
-        if proxy is None:
-            proxy = pg.PlotDataItem(pen=None, fillLevel=0, fillBrush=colour)
-            self._proxies[colour.rgba()] = proxy
-        add_entry(self.legend, proxy, name)
 
     def _span_colour(self, span: Span) -> pg.QtGui.QColor:
         colour = pg.mkColor(

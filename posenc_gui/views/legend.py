@@ -8,7 +8,7 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontMetricsF
+from PySide6.QtGui import QColor, QFontMetricsF
 
 from posenc_gui.views.axes import fit_height
 from posenc_gui.views.style import tick_font
@@ -46,10 +46,10 @@ def _unchanged_size() -> None:
 
 
 def add_entry(legend: pg.LegendItem, item: pg.GraphicsObject, name: str) -> None:
-    """An entry for ``item`` named ``name`` at the end of ``legend``: one set aside before
-    (``remove_entries``) where there is one: making one (its sample, its label's text layout,
-    their place in the scene) made a frame that adds it 2.0 ms to draw instead of 1.7, and a
-    curve named only while it has points (Extension's unseen angles) came with a new one."""
+    """An entry for ``item`` named ``name`` at the end of ``legend``, one set aside before
+    (``remove_entries``) where there is one. Making one (its sample, its label's text layout,
+    their place in the scene) made a frame that adds it draw in 2.0 ms instead of 1.7, each
+    time a curve named only while it has points (Extension's unseen angles) came back."""
     spares = _spares(legend)
     if not spares:
         legend.addItem(item, name)
@@ -79,10 +79,35 @@ def remove_entries(legend: pg.LegendItem, entries: Sequence[tuple[Any, Any]]) ->
     legend.updateSize()
 
 
+def show_entries(legend: pg.LegendItem, wanted: Sequence[tuple[Any, str]]) -> None:
+    """Make the legend's entries those of ``wanted`` (item, name) in order: the leading ones
+    in place already stay, renamed where their names changed; the others, and any after them,
+    are set aside, and the missing ones added (``add_entry``)."""
+    kept = 0
+    for (sample, _), (item, _) in zip(legend.items, wanted, strict=False):
+        if sample.item is not item:
+            break
+        kept += 1
+    remove_entries(legend, legend.items[kept:])
+    for item, name in wanted[:kept]:
+        rename_entry(legend, item, name)
+    for item, name in wanted[kept:]:
+        add_entry(legend, item, name)
+
+
+def add_fill_entry(legend: pg.LegendItem, colour: QColor, name: str) -> None:
+    """An entry for a band or span of ``colour``: it draws a proxy item of that colour (an
+    entry of the fill itself crashes when removed), one per colour (making one costs ~0.5 ms:
+    Compare's band entry came back with a new one at each ``n_heads`` step)."""
+    proxies: dict[int, pg.PlotDataItem] = legend.__dict__.setdefault("_fill_proxies", {})
+    proxy = proxies.get(colour.rgba())
+    if proxy is None:
+        proxy = proxies[colour.rgba()] = pg.PlotDataItem(pen=None, fillLevel=0, fillBrush=colour)
+    add_entry(legend, proxy, name)
+
+
 def _spares(legend: pg.LegendItem) -> list[tuple[Any, Any]]:
-    spares: list[tuple[Any, Any]] | None = legend.__dict__.get("_spare_entries")
-    if spares is None:
-        spares = legend.__dict__["_spare_entries"] = []
+    spares: list[tuple[Any, Any]] = legend.__dict__.setdefault("_spare_entries", [])
     return spares
 
 
