@@ -14,6 +14,7 @@ import torch
 from posenc_gui.comparison import Inputs
 from posenc_gui.encodings import multimodal, rope
 from posenc_gui.presets import Preset
+from posenc_gui.tabs.multimodal import compute
 from posenc_gui.tabs.multimodal.compute import (
     COMPARE,
     SCHEMES,
@@ -174,6 +175,7 @@ def test_the_scores_page_turns_every_q_by_one_set_of_angles(monkeypatch):
     turned = []
     original = multimodal.angles
     monkeypatch.setattr(multimodal, "angles", lambda *a, **k: turned.append(1) or original(*a, **k))
+    compute._patch_scores.cache_clear()  # computed by an earlier test, perhaps
     params = MultimodalParams(
         "sections", 16, 1e4, (2, 3, 3), 5, 1, 2, 3, 1.0, 4, (1, 2), pages=("scores",)
     )
@@ -183,6 +185,35 @@ def test_the_scores_page_turns_every_q_by_one_set_of_angles(monkeypatch):
     spatial = SCHEMES[params.scheme][1]
     alone = multimodal.patch_scores(q, q, 2, 3, (1, 2), *pair_axes(params), spatial=spatial)
     np.testing.assert_allclose(scores.scores, alone.numpy(), rtol=1e-6)  # q = 1's, in float32
+
+
+def test_the_text_and_frames_around_the_image_and_the_shown_q_keep_the_scores(monkeypatch):
+    """The scores depend on the grid, the query patch, the frequencies and the sample only:
+    a change of the text, the frames or the heatmap's q computes none again, and each
+    frame's scores equal those computed afresh."""
+    turned = []
+    original = multimodal.angles
+    monkeypatch.setattr(multimodal, "angles", lambda *a, **k: turned.append(1) or original(*a, **k))
+    base = MultimodalParams(
+        "sections", 16, 1e4, (2, 3, 3), 5, 1, 3, 4, 1.0, 4, (2, 1), seed=3, pages=("scores",)
+    )
+    cpu = torch.device("cpu")
+    compute_multimodal(base, cpu)
+    turned.clear()
+    changes = [
+        {"text_before": 9}, {"text_after": 0}, {"frames": 4}, {"time_interval": 2.0},
+        {"random": True},
+    ]  # fmt: skip
+    frames = [compute_multimodal(dataclasses.replace(base, **c), cpu).scores for c in changes]
+    assert turned == []
+    for change, kept in zip(changes, frames, strict=True):
+        compute._patch_scores.cache_clear()
+        fresh = compute_multimodal(dataclasses.replace(base, **change), cpu).scores
+        assert fresh is not None and kept is not None
+        np.testing.assert_array_equal(kept.scores, fresh.scores)
+        np.testing.assert_array_equal(kept.profile_mean, fresh.profile_mean)
+    assert len(turned) == len(changes)  # computed afresh each time once the cache was emptied
+    assert not np.array_equal(frames[-1].scores, frames[0].scores)  # the random q's mean
 
 
 def test_only_the_page_in_front_is_computed_and_a_page_change_computes_its_own(tab):

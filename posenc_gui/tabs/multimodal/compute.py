@@ -4,6 +4,7 @@ of one image."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -167,7 +168,7 @@ def compute_multimodal(p: MultimodalParams, device: torch.device) -> MultimodalF
         axes=axes.numpy(),
         frequencies=frequencies.numpy(),
         sequence=_sequence_page(p) if asks_for(p.pages, "sequence") else None,
-        scores=_scores_page(p, frequencies, axes) if asks_for(p.pages, "scores") else None,
+        scores=_scores_page(p) if asks_for(p.pages, "scores") else None,
     )
 
 
@@ -190,24 +191,47 @@ def _sequence_page(p: MultimodalParams) -> SequencePage:
     )
 
 
-def _scores_page(p: MultimodalParams, frequencies: torch.Tensor, axes: torch.Tensor) -> ScoresPage:
-    _, spatial = SCHEMES[p.scheme]
-    ones = torch.ones(p.head_dim, dtype=torch.float64)
-    sample = QueryKey(p.head_dim, "random", p.seed).vectors(rope.RANDOM_SAMPLES)[0]
-    row, col = p.query_patch
+def _scores_page(p: MultimodalParams) -> ScoresPage:
+    ones, random_mean, row = _patch_scores(_scores_key(p))
+    return ScoresPage(random_mean if p.random else ones, *row)
+
+
+def _scores_key(p: MultimodalParams) -> MultimodalParams:
+    """``p`` with only what the scores depend on: the frequencies, the image's grid, the
+    query patch and the random sample (the rest at neutral values). The text and frames
+    around the image, and which q the heatmap shows, find the scores in the cache."""
+    return MultimodalParams(
+        p.scheme, p.head_dim, p.theta, p.section, 0, 1, p.height, p.width, 1.0, 0,
+        p.query_patch, seed=p.seed,
+    )  # fmt: skip
+
+
+# Kept by ``_scores_key``: a step of the text or the video's frames, or the heatmap's q,
+# computed them again (11–13 ms for a 64 × 64 image in the app).
+@functools.lru_cache(maxsize=4)
+def _patch_scores(
+    key: MultimodalParams,
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """The query patch's scores for q = k = 1 and the random q = k's mean, ``[H, W]`` each,
+    and the profile along its row (``ScoresPage``'s)."""
+    frequencies, axes = pair_axes(key)
+    _, spatial = SCHEMES[key.scheme]
+    ones = torch.ones(key.head_dim, dtype=torch.float64)
+    sample = QueryKey(key.head_dim, "random", key.seed).vectors(rope.RANDOM_SAMPLES)[0]
+    row, col = key.query_patch
     # each q against itself (k = q): q = 1 and the random ones in one pass over the angles
     q = torch.cat((ones[None], sample))  # [1 + S, 2P]
     scores = multimodal.patch_scores(
-        q, q, p.height, p.width, (row, col), frequencies, axes, spatial=spatial
+        q, q, key.height, key.width, (row, col), frequencies, axes, spatial=spatial
     )
     scores_ones, scores_random = scores[0], scores[1:]  # [H, W], [S, H, W]
-    return ScoresPage(
-        scores=to_numpy(scores_random.mean(0) if p.random else scores_ones),
-        profile_offsets=np.arange(p.width) - col,
-        profile_ones=scores_ones[row].numpy(),
-        profile_mean=scores_random[:, row].mean(0).numpy(),
-        profile_std=scores_random[:, row].std(0).numpy(),
+    profile = (
+        np.arange(key.width) - col,
+        scores_ones[row].numpy(),
+        scores_random[:, row].mean(0).numpy(),
+        scores_random[:, row].std(0).numpy(),
     )
+    return to_numpy(scores_ones), to_numpy(scores_random.mean(0)), profile
 
 
 def compare_curves(inputs: Inputs) -> tuple[Curve, ...]:
