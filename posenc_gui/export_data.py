@@ -33,7 +33,7 @@ def _series(view: pg.GraphicsView) -> list[Series]:
         return [(item.name() or "", *item.getOriginalDataset()) for item in view.curve_items]
     if isinstance(view, RotationView):
         return [
-            (_plain(plot.titleLabel.text), *trail.getOriginalDataset())
+            (_plain(plot.titleLabel.text), *trail.getData())
             for plot, _circle, trail, _shaft, _head in view.panels
         ]
     raise ValueError(f"view: cannot export the numbers of a {type(view).__name__}")

@@ -81,7 +81,7 @@ def test_curves_that_do_not_share_x_refuse_npy_but_keep_npz(window, qtbot, tmp_p
     assert list(tmp_path.iterdir()) == []
     with np.load(export_view(view, tmp_path / "rotation.npz")) as saved:
         assert len(saved["names"]) == len(view.panels) > 1
-        trail = view.panels[1][2].getOriginalDataset()
+        trail = view.panels[1][2].getData()
         np.testing.assert_array_equal(saved["x_1"], trail[0])
         np.testing.assert_array_equal(saved["y_1"], trail[1])
         assert "<" not in str(saved["names"][0])  # the panel's title as plain text

@@ -55,7 +55,7 @@ def test_rotation_panels_show_the_rotated_pair(window, drive, tab):
     for (plot, _circle, trail, _shaft, head), pair in zip(
         tab.rotation_view.panels, (0, 3, 63), strict=True
     ):
-        x, y = data(trail)
+        x, y = trail.getData()
         # positions up to 25, but no more than one turn: more would retrace the circle
         assert len(x) == min(26, math.ceil(2 * math.pi / theta[pair].item()) + 1)
         angle = 25 * theta[pair].item()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QPointF
 
 from posenc_gui.views.deferred import settle
 from posenc_gui.views.rotation import RotationPanel, RotationView
@@ -93,3 +94,24 @@ def test_a_longer_vector_sets_no_axis_label_anew(view, qtbot):
     qtbot.wait(50)
     assert view.panels[0][0].vb.targetRange()[0][1] == pytest.approx(2.3)
     assert sets == []  # its axes are all hidden: no text to lay out
+
+
+@pytest.mark.parametrize("degrees", [0.0, 37.0, 90.0, 160.0, 200.0, 290.0])
+def test_the_arrow_head_points_along_the_shaft_away_from_the_centre(view, qtbot, degrees):
+    """The head is turned as an item each frame (not drawn anew): it must still point where
+    the vector does, from the circle's centre out through its tip."""
+    tip = np.array([np.cos(np.radians(degrees)), np.sin(np.radians(degrees))])
+    view.set_panels([RotationPanel("pair 0", np.array([[1.0, 0.0], tip]))])
+    settle([view])
+    plot, _circle, _trail, _shaft, head = view.panels[0]
+    # on screen: the head ignores the view's transformations (it keeps its size in pixels)
+    to_device = head.deviceTransform(view.viewportTransform())
+    point = to_device.map(QPointF(0.0, 0.0))  # the head's tip: its position
+    outline = [head.path.elementAt(i) for i in range(head.path.elementCount())]
+    middle = QPointF(*np.mean([(e.x, e.y) for e in outline], axis=0))  # on its axis
+    base = to_device.map(middle)  # from the tip towards its base
+    centre = view.mapFromScene(plot.vb.mapViewToScene(QPointF(0.0, 0.0))).toPointF()
+    along = np.array([point.x() - centre.x(), point.y() - centre.y()])
+    back = np.array([base.x() - point.x(), base.y() - point.y()])
+    cosine = along @ back / np.linalg.norm(along) / np.linalg.norm(back)
+    assert cosine < -0.999

@@ -26,7 +26,7 @@ class RotationPanel:
 
 
 # a panel's plot, its circle, trail and shaft, and the arrow's head
-Panel = tuple[pg.PlotItem, pg.PlotDataItem, pg.PlotDataItem, pg.PlotDataItem, pg.ArrowItem]
+Panel = tuple[pg.PlotItem, pg.PlotDataItem, pg.PlotCurveItem, pg.PlotCurveItem, pg.ArrowItem]
 
 
 class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
@@ -61,7 +61,8 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
             x, y = panel.trail[-1]
             shaft.setData([0.0, x], [0.0, y])
             head.setPos(x, y)
-            head.setStyle(angle=180 - float(np.degrees(np.arctan2(y, x))))
+            # turned as an item: a new angle in the arrow's style makes its path anew
+            head.setRotation(180 - float(np.degrees(np.arctan2(y, x))))
             set_title(plot, panel.title, 10)
 
     def _lay_out(self, count: int) -> None:
@@ -84,10 +85,13 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
         plot.hideAxis("bottom")
         without_si_prefixes(plot)
         circle = plot.plot(pen=pg.mkPen(current_look().muted, width=1))
-        trail = plot.plot(pen=pen(6))
-        shaft = plot.plot(pen=pen(2, width=3))
-        head = pg.ArrowItem(
-            headLen=14 * current_look().scale, brush=current_look().colour(2), pen=None
+        # the trail and shaft as bare curves: a PlotDataItem's own layer (symbols, clipping,
+        # log axes, none used here) made handing them a frame's data cost twice as much
+        trail, shaft = pg.PlotCurveItem(pen=pen(6)), pg.PlotCurveItem(pen=pen(2, width=3))
+        plot.addItem(trail)
+        plot.addItem(shaft)
+        head = pg.ArrowItem(  # pointing left: each frame turns the item (``setRotation``)
+            angle=0, headLen=14 * current_look().scale, brush=current_look().colour(2), pen=None
         )
         plot.addItem(head)
         return plot, circle, trail, shaft, head
