@@ -673,3 +673,28 @@ def test_new_axes_map_each_curve_once(qtbot, monkeypatch):
     assert sorted(map(id, mapped)) == sorted(map(id, view.curve_items))  # each once
     for item, curve in zip(view.curve_items, logged, strict=True):
         np.testing.assert_allclose(item.curve.getData()[0], np.log10(curve.x))
+
+
+def test_log_axes_from_the_plots_own_menu_map_the_curves_at_once(qtbot):
+    """Only a frame that hands the curves their data for new axes defers their mapping; the
+    plot's own menu (Plot Options → Transforms) maps them as pyqtgraph does."""
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    x = np.arange(1.0, 50.0)
+    view.set_curves([Curve("a", x, x), Curve("b", x, 2 * x)])
+    view.plot.ctrl.logXCheck.setChecked(True)
+    for item in view.curve_items:
+        np.testing.assert_allclose(item.curve.getData()[0], np.log10(x))
+
+
+def test_a_band_entry_hidden_by_a_click_comes_back_shown(qtbot):
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    x = np.arange(5.0)
+    band = Band("spread", x, x - 1, x + 1)
+    view.set_curves([Curve("a", x, x)], bands=[band])
+    (sample,) = [sample for sample, label in view.legend.items if label.text == "spread"]
+    sample.item.setVisible(False)  # what a click on the entry's sample does
+    view.set_curves([Curve("a", x, x), Curve("b", x, -x)], bands=[band])  # the entry anew
+    (sample,) = [sample for sample, label in view.legend.items if label.text == "spread"]
+    assert sample.item.isVisible()

@@ -112,6 +112,8 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             return  # unchanged: the items keep their data mapped as they are
         self._log = self._next_log
         self._bounds.set_log(self._log)
+        for item in self.curve_items:
+            item.map_with_next_data = True  # this frame's data is mapped for the new axes
         self.plot.setLogMode(*self._log)
 
     @when_shown

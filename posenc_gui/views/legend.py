@@ -97,12 +97,15 @@ def show_entries(legend: pg.LegendItem, wanted: Sequence[tuple[Any, str]]) -> No
 
 def add_fill_entry(legend: pg.LegendItem, colour: QColor, name: str) -> None:
     """An entry for a band or span of ``colour``: it draws a proxy item of that colour (an
-    entry of the fill itself crashes when removed), one per colour (making one costs ~0.5 ms:
-    Compare's band entry came back with a new one at each ``n_heads`` step)."""
-    proxies: dict[int, pg.PlotDataItem] = legend.__dict__.setdefault("_fill_proxies", {})
-    proxy = proxies.get(colour.rgba())
+    entry of the fill itself crashes when removed), kept for the entry's name and colour
+    (making one costs ~0.5 ms: Compare's band entry came back with a new one at each
+    ``n_heads`` step). It comes back shown: a click on its sample hides the proxy only."""
+    proxies: dict[tuple[int, str], pg.PlotDataItem] = legend.__dict__.setdefault("_proxies", {})
+    proxy = proxies.get((colour.rgba(), name))
     if proxy is None:
-        proxy = proxies[colour.rgba()] = pg.PlotDataItem(pen=None, fillLevel=0, fillBrush=colour)
+        proxy = pg.PlotDataItem(pen=None, fillLevel=0, fillBrush=colour)
+        proxies[colour.rgba(), name] = proxy
+    proxy.show()
     add_entry(legend, proxy, name)
 
 

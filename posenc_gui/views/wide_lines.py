@@ -128,12 +128,18 @@ class CurveItem(pg.PlotDataItem):
         self.curve.stackBefore(self.scatter)  # the line under the points, as pyqtgraph's
         self.curve.sigClicked.connect(self.sigClicked)
         self._clipped = True  # whether the display may hold clipped values (not known yet)
+        # set by a view about to change its axes and hand its curves their data for them
+        self.map_with_next_data = False
         self.log_mode_due = False  # axes changed since the data was last mapped
 
     def setLogMode(self, xState: bool, yState: bool) -> None:
-        """pyqtgraph's, but the data is mapped to the new axes by the next ``updateItems``
-        (``setData`` calls it), not at once: a view whose axes change hands its curves new
-        data in the same frame (Compare's log distance axis derived each curve twice)."""
+        """pyqtgraph's; but where the view hands the data for the new axes right after
+        (``map_with_next_data``), the data is mapped then, by ``updateItems`` (``setData``
+        calls it) or ``follow_log_mode``, not at once as well (Compare's log distance axis
+        derived each curve twice)."""
+        if not self.map_with_next_data:
+            super().setLogMode(xState, yState)  # the plot's own menu, say: mapped now
+            return
         if self.opts["logMode"] == [xState, yState]:
             return
         self.opts["logMode"] = [xState, yState]
@@ -143,7 +149,7 @@ class CurveItem(pg.PlotDataItem):
         self.log_mode_due = True
 
     def updateItems(self, styleUpdate: bool = True) -> None:
-        self.log_mode_due = False
+        self.map_with_next_data = self.log_mode_due = False
         super().updateItems(styleUpdate)
 
     def follow_log_mode(self) -> None:
@@ -151,6 +157,7 @@ class CurveItem(pg.PlotDataItem):
         if self.log_mode_due:
             self.updateItems(styleUpdate=False)
             self.informViewBoundsChanged()
+        self.map_with_next_data = False
 
     def _getDisplayDataset(self) -> Any:
         cached = self._datasetDisplay
