@@ -181,8 +181,4 @@ def _row_width(widths: Sequence[float], columns: int) -> float:
 
 def remove_entry(legend: pg.LegendItem, name: str) -> None:
     """Remove the entries named ``name`` (also where their shown names are elided)."""
-    named = [
-        (sample, label) for sample, label in legend.items if (label.toolTip() or label.text) == name
-    ]
-    if named:
-        remove_entries(legend, named)
+    remove_entries(legend, [e for e in legend.items if (e[1].toolTip() or e[1].text) == name])

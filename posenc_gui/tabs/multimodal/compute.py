@@ -197,12 +197,12 @@ def _scores_page(p: MultimodalParams) -> ScoresPage:
 
 
 def _scores_key(p: MultimodalParams) -> MultimodalParams:
-    """``p`` with only what the scores depend on: the frequencies, the image's grid, the
-    query patch and the random sample (the rest at neutral values). The text and frames
-    around the image, and which q the heatmap shows, find the scores in the cache."""
-    return MultimodalParams(
-        p.scheme, p.head_dim, p.theta, p.section, 0, 1, p.height, p.width, 1.0, 0,
-        p.query_patch, seed=p.seed,
+    """``p`` with what the scores do not depend on at neutral values: the text and frames
+    around the image, which q the heatmap shows, the other pages' windows. A field not
+    named here keys the cache (a new one costs a computation, never a wrong frame)."""
+    return replace(
+        p, text_before=0, text_after=0, frames=1, time_interval=1.0, timestamp_tokens=0,
+        query=p.query_patch, random=False, strip_x=None, curves_x=None, layers=(), pages=None,
     )  # fmt: skip
 
 
