@@ -132,3 +132,19 @@ def test_a_change_the_tab_refuses_is_undone_and_not_timed(window, drive):
     timings = bench.measure("extension", [("method", pick_longrope)])
     assert timings.first == [] and timings.splits == []
     assert method.currentIndex() == before and "longrope needs" in said[0]
+
+
+def test_each_visit_of_a_slider_moves_it_to_a_value_it_has_not_had(window):
+    from posenc_gui.bench.steps import controls_of, scripted_steps
+
+    count = len(controls_of(window, "absolute"))
+    steps = scripted_steps(window, "absolute", 6 * count, 0)
+    thetas = [window.parameters.theta.value()]
+    for name, change in steps:
+        change()
+        if name == "theta":
+            thetas.append(window.parameters.theta.value())
+    # a drag's frames are new ones; two values in turn would time the views' caches instead
+    assert len(thetas) == 7 and len(set(thetas)) == 7
+    low, high = window.parameters.theta.box.minimum(), window.parameters.theta.box.maximum()
+    assert all(low < theta < high for theta in thetas[1:])  # inside the range, not its ends

@@ -12,6 +12,8 @@ Step = Callable[[], "Undo | bool"]
 # The sizes under test and the toggles that change them or start animations stay untouched.
 UNTOUCHED = {"seq_len", "d_model", "head_dim", "label_tokens", "play", "sweep"}
 
+GOLDEN = (5**0.5 - 1) / 2  # its multiples modulo 1 never repeat and fill the interval evenly
+
 
 def controls_of(window, tab_name: str) -> list:
     """Every control a user can move on the tab's page in front, plus the shared base θ."""
@@ -54,8 +56,10 @@ def _change(control, k: int) -> Step:
         return toggle
     box = control if isinstance(control, QSpinBox | QDoubleSpinBox) else control.box
     low, high = box.minimum(), box.maximum()
-    # two values a quarter and a third of the way up the range (geometrically for log ranges)
-    share = 0.25 if k % 2 else 1 / 3
+    # a value each visit has not had, as a drag gives (two values in turn would be served from
+    # the views' caches): shares of the middle of the range (geometric for log ranges) spread
+    # by the golden ratio, k being the step's number in the whole run
+    share = 0.2 + 0.6 * (k * GOLDEN % 1.0)
     value = low * (high / low) ** share if low > 0 else low + (high - low) * share
 
     def move() -> Undo | bool:
