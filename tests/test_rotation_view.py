@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import QPointF
 
 from posenc_gui.views.deferred import settle
-from posenc_gui.views.rotation import RotationPanel, RotationView
+from posenc_gui.views.rotation import MIN_SIDE, RotationPanel, RotationView
 from tests.label_sets import label_sets
 from tests.paint_count import PaintCount
 
@@ -115,3 +115,53 @@ def test_the_arrow_head_points_along_the_shaft_away_from_the_centre(view, qtbot,
     back = np.array([base.x() - point.x(), base.y() - point.y()])
     cosine = along @ back / np.linalg.norm(along) / np.linalg.norm(back)
     assert cosine < -0.999
+
+
+def long_titles(count: int) -> list[RotationPanel]:
+    """The titles of the RoPE tab's last pairs at head_dim 128: the longest it writes."""
+    return [RotationPanel(f"pair {i}<br>θ = 0.000115, λ = 5.441e+04", TRAIL) for i in range(count)]
+
+
+def circle_sides(view: RotationView) -> list[float]:
+    """Each panel's square on screen, px (the circle's diameter is 1/1.15 of it)."""
+    return [min(plot.vb.width(), plot.vb.height()) for plot, *_ in view.panels]
+
+
+def test_a_wide_short_view_lays_many_panels_out_in_more_columns(view, qtbot):
+    view.resize(821, 416)  # the rotation page of a 1280 × 720 window
+    view.set_panels(long_titles(16))
+    settle([view])
+    qtbot.wait(100)
+    # in a 4 × 4 grid each title took the most of its row, leaving circles of ~25 px
+    assert min(circle_sides(view)) >= MIN_SIDE
+    assert view.height() == 416 and view.minimumHeight() <= 416  # no scrolling needed
+    rows = {plot.pos().y() for plot, *_ in view.panels}
+    assert len(rows) == 2
+    for plot, *_ in view.panels:  # titles wrap at word breaks, not inside numbers
+        lines = plot.titleLabel.item.toPlainText().split("\n")
+        assert all(line.strip() for line in lines)
+        document = plot.titleLabel.item.document()
+        assert document.idealWidth() <= plot.titleLabel.width() + 1
+
+
+def test_a_view_too_short_for_its_panels_asks_for_the_height_they_need(view, qtbot):
+    view.resize(400, 200)
+    view.set_panels(long_titles(16))
+    settle([view])
+    qtbot.wait(100)
+    assert view.minimumHeight() > 200  # its page scrolls rather than shrinking the circles
+    view.resize(400, view.minimumHeight())
+    qtbot.wait(100)
+    assert min(circle_sides(view)) >= MIN_SIDE - 1
+
+
+def test_a_new_view_size_rearranges_the_panels_to_fit_it(view, qtbot):
+    view.resize(1400, 300)
+    view.set_panels(long_titles(8))
+    settle([view])
+    qtbot.wait(100)
+    assert len({plot.pos().y() for plot, *_ in view.panels}) == 1  # one row across
+    view.resize(500, 1000)  # tall and narrow: more rows
+    qtbot.wait(100)
+    assert len({plot.pos().y() for plot, *_ in view.panels}) >= 3
+    assert min(circle_sides(view)) >= MIN_SIDE

@@ -8,13 +8,19 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextDocument, QTextOption
 
-from posenc_gui.views.axes import without_si_prefixes
+from posenc_gui.views.axes import fit_height, without_si_prefixes
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.style import current_look, pen, set_title, wrap_title
 from posenc_gui.views.unchanged import same_input
 
 CIRCLE = np.exp(1j * np.linspace(0, 2 * np.pi, 181))
+TITLE_POINTS = 10  # a panel's title (scaled in presentation mode)
+PANEL_MARGIN = 12  # px a panel's cell gives its plot's margins and the layout's spacing
+MIN_SIDE = 56  # px (scaled in presentation): a circle no smaller; the page scrolls instead
+REARRANGE_GAIN = 1.1  # new columns must give the circles this much more room: no flicker
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,8 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
         # the position turn the vector, not its length; a third of a frame's draw)
         self._radius: dict[pg.PlotItem, float] = {}
         self._drawn: tuple[object, ...] | None = None  # what set_panels drew last
+        self._columns = 0  # of the panels' grid
+        self._titles: tuple[str, ...] = ()  # the panels' titles now (their grid fits them)
 
     @when_shown
     def set_panels(self, panels: Sequence[RotationPanel]) -> None:
@@ -48,8 +56,10 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
         if same_input(given, self._drawn):
             return  # nothing to draw anew (see posenc_gui.views.unchanged)
         self._drawn = given
-        if len(panels) != len(self.panels):
-            self._lay_out(len(panels))
+        titles = tuple(panel.title for panel in panels)
+        if titles != self._titles:  # the grid fits the titles (and the view: resizeEvent)
+            self._titles = titles
+            self._arrange(force=len(panels) != len(self.panels))
         for (plot, circle, trail, shaft, head), panel in zip(self.panels, panels, strict=True):
             radius = float(np.hypot(*panel.trail[0]))
             if self._radius.get(plot) != radius:
@@ -63,21 +73,65 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
             head.setPos(x, y)
             # turned as an item: a new angle in the arrow's style makes its path anew
             head.setRotation(180 - float(np.degrees(np.arctan2(y, x))))
-            set_title(plot, panel.title, 10)
+            set_title(plot, panel.title, TITLE_POINTS)
 
-    def _lay_out(self, count: int) -> None:
-        """Show ``count`` panels in a near-square grid, reusing the panels made before."""
+    def resizeEvent(self, ev: pg.QtGui.QResizeEvent) -> None:
+        super().resizeEvent(ev)
+        if getattr(self, "panels", None):  # pyqtgraph resizes the view while making it
+            self._arrange(force=False)
+
+    def _arrange(self, *, force: bool) -> None:
+        """Lay the panels out in the columns that give their circles the most room; only
+        where their number changed (``force``) or other columns give clearly more."""
+        sides = self._circle_sides(self._titles)
+        best = max(sides, key=sides.__getitem__)
+        if force or sides[best] > REARRANGE_GAIN * sides.get(self._columns, 0.0):
+            self._lay_out(len(self._titles), best)
+            fit_height(self, self.ci)  # the height its rows need: the page scrolls if short
+
+    def _circle_sides(self, titles: Sequence[str]) -> dict[int, float]:
+        """Per column count, the side of the panels' circles in this view, px: a cell of the
+        grid holds the title, wrapped at word breaks to its width, over the circle. Where the
+        view is too short for circles of ``MIN_SIDE`` its page scrolls, which counts as its
+        grid shrunk to the view's height. Columns narrower than that or than a word of the
+        titles give none. The longest title stands for all (a row is as tall as its tallest)."""
+        least = MIN_SIDE * current_look().scale
+        document = QTextDocument()
+        document.setDefaultFont(self.font())
+        document.setDefaultTextOption(QTextOption(Qt.AlignmentFlag.AlignCenter))  # word wrap
+        size = current_look().font_size(TITLE_POINTS)
+        document.setHtml(f"<span style='font-size: {size}'>{max(titles, key=len)}</span>")
+        document.setTextWidth(0)
+        narrowest = max(least, document.idealWidth())  # each break taken: its longest word
+        width, height = self.viewport().width(), self.viewport().height()
+        count, sides = len(titles), {}
+        for columns in range(1, count + 1):
+            rows = math.ceil(count / columns)
+            if columns > 1 and rows == math.ceil(count / (columns - 1)):
+                continue  # as many rows as with a column fewer: narrower panels only
+            cell = width / columns - PANEL_MARGIN
+            document.setTextWidth(max(cell, 1.0))
+            title = document.size().height()
+            side = min(cell, height / rows - PANEL_MARGIN - title)
+            if side < least:  # the view asks for rows of that size, and scrolls
+                side = least * height / (rows * (title + least + PANEL_MARGIN))
+            sides[columns] = side if cell >= narrowest else 0.0
+        return sides
+
+    def _lay_out(self, count: int, columns: int) -> None:
+        """Show ``count`` panels in ``columns``, reusing the panels made before."""
         for plot, *_ in self.panels:
             self.ci.removeItem(plot)
         self._made += [self._new_panel() for _ in range(count - len(self._made))]
         self.panels = self._made[:count]
-        columns = math.ceil(math.sqrt(count))
+        self._columns = columns
         for index, (plot, *_) in enumerate(self.panels):
             self.ci.addItem(plot, row=index // columns, col=index % columns)
 
     def _new_panel(self) -> Panel:
         plot = pg.PlotItem()
         plot.setAspectLocked(True)
+        plot.vb.setMinimumHeight(MIN_SIDE * current_look().scale)
         plot.hideButtons()
         wrap_title(plot)
         plot.setMouseEnabled(x=False, y=False)
