@@ -7,12 +7,20 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 
 from posenc_gui.views import Curve
-from posenc_gui.views.wide_lines import CurveItem, WideLineCurve, _by_hair_lines
+from posenc_gui.views.wide_lines import (
+    STRAIGHT,
+    CurveItem,
+    WideLineCurve,
+    _by_hair_lines,
+    straight_runs_dropped,
+)
 from tests.shown_view import shown_view
 
 BLUE = "#0072B2"
@@ -287,3 +295,47 @@ def test_an_exported_envelope_keeps_its_strokes(qtbot, monkeypatch):
     finally:
         curve.setExportMode(False)
     assert columns == []  # exported: pyqtgraph's own strokes (a path)
+
+
+def test_a_straight_line_of_a_point_per_pixel_comes_back_as_a_point_in_64():
+    distance = np.arange(512.0)
+    bias = (-0.0625 * distance).astype(np.float32)  # an ALiBi head, rounded to float32
+    x, y = straight_runs_dropped(distance, bias)
+    every_64th = [*range(0, 512, 64), 511]
+    assert list(x) == every_64th and list(y) == list(bias[every_64th])
+    causal = np.where(distance < 200, 0.0, -0.5 * (distance - 200))  # level, then falling
+    assert list(straight_runs_dropped(distance, causal)[0]) == sorted({*every_64th, 200})
+    wave = np.sin(distance / 20)  # no straight run but where it turns: nearly every point
+    assert len(straight_runs_dropped(distance, wave)[0]) >= 500
+
+
+@given(
+    st.lists(st.floats(-1e3, 1e3), min_size=2, max_size=12),
+    st.integers(3, 600),
+    st.floats(0.0, 1e-3),
+    st.randoms(use_true_random=False),
+)
+def test_every_point_dropped_lies_on_the_line_through_those_kept(corners, count, noise, rnd):
+    """The kept points, joined, pass within STRAIGHT of the curve's height of every point:
+    straight runs between random corners, with noise, and curves of few points."""
+    x = np.sort(np.array(rnd.sample(range(10 * count), count), dtype=float))
+    y = np.interp(x, np.linspace(x[0], x[-1], len(corners)), corners)
+    y = y + noise * np.array([rnd.uniform(-1, 1) for _ in range(count)])
+    kept_x, kept_y = straight_runs_dropped(x, y)
+    assert kept_x[0] == x[0] and kept_x[-1] == x[-1] and set(kept_x) <= set(x)
+    assert np.abs(np.interp(x, kept_x, kept_y) - y).max() <= STRAIGHT * np.ptp(y) + 1e-12
+
+
+def test_a_straight_curve_paints_as_a_point_in_64_and_keeps_its_data(qtbot):
+    x = np.arange(200.0)
+    y = 10 + 0.37 * x
+    pen = pg.mkPen(BLUE, width=2)
+    many = WideLineCurve(x, y, pen=pen)
+    many.setSegmentedLineMode("on")  # as the curves view draws solid lines
+    kept = [0, 64, 128, 192, 199]
+    few = WideLineCurve(x[kept], y[kept], pen=pen, connect="finite")  # painted as given
+    few.setSegmentedLineMode("on")
+    _, painted = _plotted(qtbot, many)
+    # painted segment by segment, antialiased joints left darker specks along the line
+    np.testing.assert_array_equal(painted, _plotted(qtbot, few)[1])
+    assert len(many.xData) == 200 and np.array_equal(many.getData()[1], y)  # data as given
