@@ -155,6 +155,14 @@ def test_a_view_too_short_for_its_panels_asks_for_the_height_they_need(view, qtb
     assert min(circle_sides(view)) >= MIN_SIDE - 1
 
 
+def test_no_panels_leave_an_empty_view_and_panels_come_back(view, qtbot):
+    view.set_panels(long_titles(3))
+    view.set_panels([])
+    assert view.panels == [] and view.ci.items == {}  # nothing left in the grid
+    view.set_panels(long_titles(2))
+    assert len(view.panels) == 2 and view.panels[0][0].scene() is view.scene()
+
+
 def test_a_new_view_size_rearranges_the_panels_to_fit_it(view, qtbot):
     view.resize(1400, 300)
     view.set_panels(long_titles(8))

@@ -83,6 +83,9 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
     def _arrange(self, *, force: bool) -> None:
         """Lay the panels out in the columns that give their circles the most room; only
         where their number changed (``force``) or other columns give clearly more."""
+        if not self._titles:
+            self._lay_out(0, 1)
+            return
         sides = self._circle_sides(self._titles)
         best = max(sides, key=sides.__getitem__)
         if force or sides[best] > REARRANGE_GAIN * sides.get(self._columns, 0.0):
