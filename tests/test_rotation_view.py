@@ -173,3 +173,18 @@ def test_a_new_view_size_rearranges_the_panels_to_fit_it(view, qtbot):
     qtbot.wait(100)
     assert len({plot.pos().y() for plot, *_ in view.panels}) >= 3
     assert min(circle_sides(view)) >= MIN_SIDE
+
+
+def test_panels_made_ahead_in_idle_time_leave_a_larger_count_none_to_make(qtbot, monkeypatch):
+    view = RotationView(ahead=6)
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_panels(long_titles(2))
+    assert len(view._made) < 6  # made after the frame, not in it
+    qtbot.waitUntil(lambda: len(view._made) == 6)
+    made = []
+    monkeypatch.setattr(view, "_new_panel", lambda: made.append(1))
+    view.set_panels(long_titles(6))
+    assert made == [] and len(view.panels) == 6

@@ -151,7 +151,7 @@ class RopeTab(Tab):
             tr("(e) Wavelength 2π/θᵢ per pair"), tr("pair i"), tr("wavelength (positions)")
         )
         self.spectrum_view.set_log(y=True)
-        self.rotation_view = RotationView()
+        self.rotation_view = RotationView(ahead=MAX_PANELS)
         self.invariance_view = CurvesView(
             tr("(c) Relative invariance: shift both by t"), tr("shift t"), tr("score")
         )
