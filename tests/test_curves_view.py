@@ -698,3 +698,26 @@ def test_a_band_entry_hidden_by_a_click_comes_back_shown(qtbot):
     view.set_curves([Curve("a", x, x), Curve("b", x, -x)], bands=[band])  # the entry anew
     (sample,) = [sample for sample, label in view.legend.items if label.text == "spread"]
     assert sample.item.isVisible()
+
+
+def test_items_made_ahead_in_idle_time_leave_a_frame_of_more_curves_none_to_make(
+    qtbot, monkeypatch
+):
+    view = CurvesView("t", "x", "y", ahead=12)
+    qtbot.addWidget(view)
+    view.resize(500, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    x = np.arange(50.0)
+
+    def heads(count: int) -> list[Curve]:
+        return [Curve("first" if h == 0 else "", x, -x * (h + 1)) for h in range(count)]
+
+    view.set_curves(heads(2))
+    assert len(view._set_aside) == 0  # made after the frame, not in it
+    qtbot.waitUntil(lambda: len(view._set_aside) == 10)
+    monkeypatch.setattr(view, "_new_item", lambda: pytest.fail("an item made in the frame"))
+    view.set_curves(heads(12))
+    assert len(view.curve_items) == 12 and view._set_aside == []
+    assert all(item.scene() is view.scene() and item.isVisible() for item in view.curve_items)
+    np.testing.assert_array_equal(view.curve_items[11].getOriginalDataset()[1], -x * 12)

@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 
 from posenc_gui.encodings.window import Window
+from posenc_gui.views.ahead import MadeAhead
 from posenc_gui.views.axes import fit_height, style_plot
 from posenc_gui.views.bands import BandFill
 from posenc_gui.views.curve_specs import Band, Curve, Line, Span, Style, draw_styled, style_of
@@ -32,6 +33,7 @@ from posenc_gui.views.wide_lines import CurveItem
 
 MAX_READ_CURVES = 8  # curves named in a hover readout
 MIN_PLOT_HEIGHT = 60  # px of data, times the look's scale
+AHEAD_BATCH = 8  # curve items made ahead per turn of the event loop: 4 ms
 
 
 class CurvesView(DeferredDrawing, pg.PlotWidget):
@@ -48,12 +50,14 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         *,
         legend: bool = True,
         min_plot_height: int = MIN_PLOT_HEIGHT,
+        ahead: int = 0,
         parent: pg.QtWidgets.QWidget | None = None,
     ) -> None:
         """The legend sits under the plot, never on the data, in as many columns as fit.
         ``legend`` False: none is drawn (the title names the curves); the curves keep their
         names for export. The plot keeps ``min_plot_height`` px of data (times the look's
-        scale) whatever its title and legend take."""
+        scale) whatever its title and legend take. Items for up to ``ahead`` curves are made
+        in idle time once the view has drawn (``MadeAhead``)."""
         view_box = BoundedViewBox(DataBounds())
         super().__init__(parent, viewBox=view_box)
         self._bounds = view_box.bounds  # what the range fits: the arrays handed to the items
@@ -64,6 +68,12 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self.legend = add_legend(self.plot, current_look().font_size(10))
         self.curve_items: list[pg.PlotDataItem] = []
         self._set_aside: list[pg.PlotDataItem] = []  # items of curves no longer drawn
+        self._ahead = MadeAhead(
+            self,
+            lambda: self._set_aside.append(self._new_item()),
+            lambda: ahead - len(self.curve_items) - len(self._set_aside),
+            batch=AHEAD_BATCH,
+        )
         self._spans_aside: list[pg.LinearRegionItem] = []  # and of spans
         self.bands: list[tuple[str, pg.FillBetweenItem]] = []
         self.lines: list[ReferenceLine] = []
@@ -242,6 +252,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         else:
             self.viewport.show_extent(x_extent)
             self.plot.enableAutoRange(axis="y")
+        self._ahead.start()
 
     def _reuse_items(self, names: Sequence[str]) -> None:
         """Curve items for ``names`` (another number of curves, or named elsewhere): the

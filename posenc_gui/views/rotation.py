@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument, QTextOption
 
+from posenc_gui.views.ahead import MadeAhead
 from posenc_gui.views.axes import fit_height, without_si_prefixes
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.style import current_look, pen, set_title, wrap_title
@@ -39,14 +40,14 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
     """Each panel: the circle the pair's vector runs on, the vector as an arrow, its trail."""
 
     def __init__(self, parent: pg.QtWidgets.QWidget | None = None, *, ahead: int = 0) -> None:
-        """``ahead``: panels made in idle time once the view has drawn, one per turn of the
-        event loop, so that a larger count later makes none (7.6 ms each)."""
+        """``ahead``: panels made in idle time once the view has drawn (``MadeAhead``), so
+        that a larger count later makes none."""
         super().__init__(parent)
         self.panels: list[Panel] = []  # the panels shown
         self._made: list[Panel] = []  # every panel made: making one costs more than a frame
-        self._ahead = ahead
-        self._making = QTimer(self, singleShot=True, interval=0)
-        self._making.timeout.connect(self._make_ahead)
+        self._ahead = MadeAhead(
+            self, lambda: self._made.append(self._new_panel()), lambda: ahead - len(self._made)
+        )
         # each panel's radius drawn: its circle and range are set only when it changes (θ and
         # the position turn the vector, not its length; a third of a frame's draw)
         self._radius: dict[pg.PlotItem, float] = {}
@@ -79,14 +80,7 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
             # turned as an item: a new angle in the arrow's style makes its path anew
             head.setRotation(180 - float(np.degrees(np.arctan2(y, x))))
             set_title(plot, panel.title, TITLE_POINTS)
-        if len(self._made) < self._ahead and not self._making.isActive():
-            self._making.start()
-
-    def _make_ahead(self) -> None:
-        """Make one panel more ahead of need, and come back for the next."""
-        if len(self._made) < self._ahead:
-            self._made.append(self._new_panel())
-            self._making.start()
+        self._ahead.start()
 
     def resizeEvent(self, ev: pg.QtGui.QResizeEvent) -> None:
         super().resizeEvent(ev)

@@ -43,6 +43,7 @@ SCHEME_SHORT = {
     "alibi": "ALiBi",
 }
 SCHEME_PAGES = {"sinusoidal": "distances", "shaw": "distances", "t5": "t5", "alibi": "alibi"}
+MAX_HEADS = 128  # ALiBi's n_heads
 NOTE = N_(
     "Score(q<sub>i</sub>, k<sub>j</sub>) = q<sub>i</sub>ᵀk<sub>j</sub> + b<sub>r(i,j)</sub>, "
     "r(i, j) = j − i. Row i of the sinusoidal relative table is the absolute table shifted "
@@ -94,7 +95,7 @@ class RelativeTab(Tab):
         self.bidirectional = QCheckBox(
             tr("bidirectional (else causal)"), objectName="bidirectional", checked=True
         )
-        self.n_heads = IntControl("n_heads", 1, 128, 8)
+        self.n_heads = IntControl("n_heads", 1, MAX_HEADS, 8)
         self.head = IntControl("head", 1, 8, 1)
         self.causal = QCheckBox(
             tr("causal (else symmetric |i − j|)"), objectName="causal", checked=True
@@ -160,7 +161,10 @@ class RelativeTab(Tab):
             tr("(d) ALiBi bias, head 0"), tr("key j"), tr("query i"), tr("bias"), square=True
         )
         self.alibi_curve_view = CurvesView(
-            tr("(d) ALiBi bias against distance"), "i − j", tr("bias −mₕ·|i − j|")
+            tr("(d) ALiBi bias against distance"),
+            "i − j",
+            tr("bias −mₕ·|i − j|"),
+            ahead=MAX_HEADS,  # a curve per head: a step to more heads makes no item
         )
         self.content_view = HeatmapView(
             tr("(e) Content qᵢ·kⱼ/√d"), tr("key j"), tr("query i"), tr("score"), square=True
