@@ -10,7 +10,8 @@ Dashes keep their length (a pen's dash pattern counts in its widths). Exports (P
 the true stroke, and the item keeps its pen: its bounds and legend sample read it. Its straight
 runs are painted from their ends and a point in 64 (``straight_runs_dropped``): a path's points,
 not its length, set the cost, and ALiBi's heads are straight lines of a point per pixel (128
-heads painted in 18 ms, now 10); the item keeps its data.
+heads repainted in 18 ms, now 10; the first paint of new data finds the runs, about as
+long); the item keeps its data.
 
 An envelope (a pixel's least to largest value as a vertical 1 px stroke, ``connect="pairs"``)
 is painted on screen as the band its strokes cover, one device column at a time, each at least
