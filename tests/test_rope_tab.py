@@ -185,7 +185,9 @@ def test_rotation_panels_behind_another_page_come_with_the_settings_of_now(windo
     assert "rope.rotation" not in drawn  # the tables page is in front
     view = tab.ready_view("rotation")  # waits for the panels too
     slowest = rope.inv_freq(128, 500.0)[63].item()
-    assert view.panels[-1][0].titleLabel.text.startswith(f"pair 63<br>θ = {slowest:.3g},")
+    # a no-break space: a narrow panel never breaks between "θ" and its "="
+    title = f"pair 63<br>θ\u00a0= {slowest:.3g}, λ\u00a0= "
+    assert view.panels[-1][0].titleLabel.text.startswith(title)
 
 
 def test_asking_for_a_request_changes_nothing_on_screen(window):

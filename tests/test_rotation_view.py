@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, Qt
 
 from posenc_gui.views.deferred import settle
 from posenc_gui.views.rotation import MIN_SIDE, RotationPanel, RotationView
@@ -18,7 +18,7 @@ def panels(theta: float) -> list[RotationPanel]:
     """Titles as the RoPE tab writes them (head_dim 128): their widths change with θ."""
     inv_freq = theta ** (-np.arange(6) * 2 / 128)
     return [
-        RotationPanel(f"pair {i}<br>θ = {f:.3g}, λ = {2 * np.pi / f:.4g}", TRAIL)
+        RotationPanel(f"pair {i}<br>θ\u00a0= {f:.3g}, λ\u00a0= {2 * np.pi / f:.4g}", TRAIL)
         for i, f in enumerate(inv_freq)
     ]
 
@@ -47,7 +47,7 @@ def test_new_titles_paint_the_view_once_and_resize_no_panel(view, qtbot):
     view.viewport().installEventFilter(count)
     draw(view, 1234.5)
     qtbot.wait(150)
-    assert view.panels[1][0].titleLabel.text == "pair 1<br>θ = 0.895, λ = 7.022"
+    assert view.panels[1][0].titleLabel.text == "pair 1<br>θ\u00a0= 0.895, λ\u00a0= 7.022"
     assert [plot.size() for plot, *_ in view.panels] == sizes  # the new texts move no panel
     assert count.paints == 1  # laid out before its paint, not once it had painted
 
@@ -119,7 +119,8 @@ def test_the_arrow_head_points_along_the_shaft_away_from_the_centre(view, qtbot,
 
 def long_titles(count: int) -> list[RotationPanel]:
     """The titles of the RoPE tab's last pairs at head_dim 128: the longest it writes."""
-    return [RotationPanel(f"pair {i}<br>θ = 0.000115, λ = 5.441e+04", TRAIL) for i in range(count)]
+    title = "pair {0}<br>θ\u00a0= 0.000115, λ\u00a0= 5.441e+04"
+    return [RotationPanel(title.format(i), TRAIL) for i in range(count)]
 
 
 def circle_sides(view: RotationView) -> list[float]:
@@ -144,15 +145,35 @@ def test_a_wide_short_view_lays_many_panels_out_in_more_columns(view, qtbot):
         assert document.idealWidth() <= plot.titleLabel.width() + 1
 
 
+def needed_height(view: RotationView) -> float:
+    """The height the panels' grid needs, titles wrapped as they are now."""
+    return view.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).height()
+
+
 def test_a_view_too_short_for_its_panels_asks_for_the_height_they_need(view, qtbot):
     view.resize(400, 200)
     view.set_panels(long_titles(16))
     settle([view])
     qtbot.wait(100)
     assert view.minimumHeight() > 200  # its page scrolls rather than shrinking the circles
+    # the titles as the layout wrapped them, not as they were before it ran: none clipped
+    assert view.minimumHeight() >= needed_height(view)
     view.resize(400, view.minimumHeight())
     qtbot.wait(100)
     assert min(circle_sides(view)) >= MIN_SIDE - 1
+
+
+@pytest.mark.parametrize("width", [560, 450, 400])
+def test_a_narrower_view_asks_for_the_height_its_rewrapped_titles_need(view, qtbot, width):
+    """No frame comes with a resize: the view re-fits its height once the layout has wrapped
+    the titles to the new width, or the bottom row is clipped instead of the page scrolling."""
+    view.resize(600, 300)
+    view.set_panels(long_titles(8))
+    settle([view])
+    qtbot.wait(100)
+    view.resize(width, view.height())
+    qtbot.waitUntil(lambda: view.minimumHeight() >= needed_height(view), timeout=1000)
+    assert view.minimumHeight() == pytest.approx(needed_height(view), abs=1)
 
 
 def test_no_panels_leave_an_empty_view_and_panels_come_back(view, qtbot):
@@ -182,7 +203,7 @@ def test_panels_made_ahead_in_idle_time_leave_a_larger_count_none_to_make(qtbot,
     view.show()
     qtbot.waitExposed(view)
     view.set_panels(long_titles(2))
-    assert len(view._made) < 6  # made after the frame, not in it
+    assert len(view._made) == 2  # made after the frame, not in it
     qtbot.waitUntil(lambda: len(view._made) == 6)
     made = []
     monkeypatch.setattr(view, "_new_panel", lambda: made.append(1))

@@ -217,12 +217,15 @@ def _compact(value: float) -> str:
     return f"{value:g}"
 
 
-def fit_height(view: pg.GraphicsView, item: pg.GraphicsWidget) -> None:
+def fit_height(view: pg.GraphicsView, item: pg.GraphicsWidget) -> bool:
     """Keep ``view`` no shorter than its ``item`` needs for its texts (title, axes, legend):
-    a page that cannot give it that much stacks or scrolls rather than clipping them."""
+    a page that cannot give it that much stacks or scrolls rather than clipping them. Whether
+    that changed the view's least height."""
     need = math.ceil(item.effectiveSizeHint(Qt.SizeHint.MinimumSize).height())
-    if view.minimumHeight() != need:
-        view.setMinimumHeight(need)
+    if view.minimumHeight() == need:
+        return False
+    view.setMinimumHeight(need)
+    return True
 
 
 def _whole(levels: list, low: float, high: float) -> list:

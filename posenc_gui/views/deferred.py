@@ -65,7 +65,8 @@ def settle(views: Iterable[object]) -> None:
     changed (a title's text, tick labels' widths) laid out after it painted both make it paint
     twice; so tick labels are laid out here, then the sizes, then the ranges of resized views —
     and once more where that resized an axis, whose labels then need laying out again (a view
-    a new height gives other ticks, wider ones perhaps)."""
+    a new height gives other ticks, wider ones perhaps), or where titles wrapped anew by the
+    layout changed the height a view needs."""
     shown = [view for view in views if isinstance(view, pg.GraphicsView) and view.isVisible()]
     axes = [
         item
@@ -90,8 +91,10 @@ def settle(views: Iterable[object]) -> None:
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         for view in shown:
             view.scene().prepareForPaint()  # the ranges of views the layout resized
-        if all(axis.picture is not None for axis in axes):
-            break  # no axis was resized since its labels were laid out
+        # titles the layout re-wrapped to new widths change the height a view needs
+        refitted = [fit_height(view, view.centralWidget) for view in shown]
+        if not any(refitted) and all(axis.picture is not None for axis in axes):
+            break  # no axis resized since its labels were laid out, no view's height changed
 
 
 def _pending(view: object) -> dict[str, Callable[[], Any]]:

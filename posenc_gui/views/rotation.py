@@ -8,12 +8,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QTextDocument, QTextOption
 
 from posenc_gui.views.ahead import MadeAhead
-from posenc_gui.views.axes import fit_height, without_si_prefixes
-from posenc_gui.views.deferred import DeferredDrawing, when_shown
+from posenc_gui.views.axes import without_si_prefixes
+from posenc_gui.views.deferred import DeferredDrawing, settle, when_shown
 from posenc_gui.views.style import current_look, pen, set_title, wrap_title
 from posenc_gui.views.unchanged import same_input
 
@@ -54,6 +54,11 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
         self._drawn: tuple[object, ...] | None = None  # what set_panels drew last
         self._columns = 0  # of the panels' grid
         self._titles: tuple[str, ...] = ()  # the panels' titles now (their grid fits them)
+        # A new width re-wraps the titles when the layout next runs, and with them the height
+        # the rows need: the view asks for it once that has run (``settle``), not inside its
+        # own resize, which that may resize again.
+        self._refit = QTimer(self, singleShot=True, interval=0)
+        self._refit.timeout.connect(lambda: settle([self]))
 
     @when_shown
     def set_panels(self, panels: Sequence[RotationPanel]) -> None:
@@ -86,6 +91,7 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
         super().resizeEvent(ev)
         if getattr(self, "panels", None):  # pyqtgraph resizes the view while making it
             self._arrange(force=False)
+            self._refit.start()
 
     def _arrange(self, *, force: bool) -> None:
         """Lay the panels out in the columns that give their circles the most room; only
@@ -97,7 +103,6 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
         best = max(sides, key=sides.__getitem__)
         if force or sides[best] > REARRANGE_GAIN * sides.get(self._columns, 0.0):
             self._lay_out(len(self._titles), best)
-            fit_height(self, self.ci)  # the height its rows need: the page scrolls if short
 
     def _circle_sides(self, titles: Sequence[str]) -> dict[int, float]:
         """Per column count, the side of the panels' circles in this view, px: a cell of the

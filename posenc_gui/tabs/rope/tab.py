@@ -371,12 +371,11 @@ class RopeTab(Tab):
         self.note("frame", "\n".join(notes))
 
     def draw_rotation(self, frame: RotationFrame) -> None:
+        # a narrow panel's title may break after "=" (as TeX does), never between "λ" and "="
+        title = tr("pair {0}<br>θ\u00a0= {1:.3g}, λ\u00a0= {2:.4g}")
         self.rotation_view.set_panels(
             [
-                RotationPanel(
-                    tr("pair {0}<br>θ = {1:.3g}, λ = {2:.4g}").format(i, theta, 2 * np.pi / theta),
-                    trail,
-                )
+                RotationPanel(title.format(i, theta, 2 * np.pi / theta), trail)
                 for i, theta, trail in zip(frame.pairs, frame.inv_freq, frame.trails, strict=True)
             ]
         )
