@@ -339,3 +339,30 @@ def test_a_straight_curve_paints_as_a_point_in_64_and_keeps_its_data(qtbot):
     # painted segment by segment, antialiased joints left darker specks along the line
     np.testing.assert_array_equal(painted, _plotted(qtbot, few)[1])
     assert len(many.xData) == 200 and np.array_equal(many.getData()[1], y)  # data as given
+
+
+def test_a_curve_without_data_paints_nothing_and_keeps_no_old_data(qtbot):
+    curve = WideLineCurve(pen=pg.mkPen(BLUE, width=2))  # the hair-line path, before any data
+    image = QImage(40, 40, QImage.Format.Format_RGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    curve.paint(painter, None, None)
+    assert (np.frombuffer(image.constBits(), np.uint8) == 255).all()  # nothing painted
+    x = np.arange(200.0)
+    curve.setData(x, 0.37 * x)
+    curve.paint(painter, None, None)  # its straight run found: a point in 64
+    assert curve._fewer is not None and len(curve._fewer[0]) < 200
+    curve.clear()
+    curve.paint(painter, None, None)
+    painter.end()
+    assert curve._fewer is None and curve._fewer_of is None  # the cleared data not kept
+
+
+def test_painting_the_fewer_points_keeps_the_mouse_shape_of_the_data(qtbot):
+    x = np.arange(200.0)
+    curve = WideLineCurve(x, 10 + 0.37 * x, pen=pg.mkPen(BLUE, width=2))
+    widget, _ = _plotted(qtbot, curve)
+    shape = curve.mouseShape()
+    assert shape.elementCount() > 0
+    widget.grab()  # paints from a point in 64 again
+    assert curve.mouseShape() is shape  # not dropped with the path made of those

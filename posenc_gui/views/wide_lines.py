@@ -38,14 +38,22 @@ from posenc_gui.views.bands import device_columns, paint_columns
 # so, with the fourth on the curve over 90 %
 SHIFTS = ((-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.0, 0.0))
 WIDE_PX = 2.0  # the width drawn by shifted hair-lines
-# what a PlotCurveItem paints from: its data, the path and line segments made of it
+# what a PlotCurveItem paints from, and what making its path drops: its data, the path and
+# line segments made of it, the fill and mouse shape made of the path
 PAINTED_FROM = ("xData", "yData", "path", "_lineSegments", "_lineSegmentsRendered")
+PATH_MADE_OF = ("fillPath", "_fillPathList", "_mouseShape")
 
 
 class WideLineCurve(pg.PlotCurveItem):
     """A curve item painting, on a raster device outside an export, an opaque cosmetic 2 px
     line as shifted 1 px lines and an opaque envelope as device columns; anything else as
     pyqtgraph does."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # the points painted for the data ``_fewer_of`` (``_straight_runs_dropped``)
+        self._fewer_of: np.ndarray | None = None
+        self._fewer: tuple[np.ndarray, np.ndarray] | None = None
 
     def paint(self, painter: QPainter, option: Any, widget: Any) -> None:
         pen = self.opts["pen"]
@@ -63,7 +71,7 @@ class WideLineCurve(pg.PlotCurveItem):
         world = painter.transform()
         self.opts["pen"] = hair
         # pyqtgraph's data and what it made of it, for the points painted in their place
-        kept = {name: self.__dict__[name] for name in PAINTED_FROM}
+        kept = {name: self.__dict__[name] for name in PAINTED_FROM + PATH_MADE_OF}
         if (fewer := self._straight_runs_dropped()) is not None:
             self.__dict__.update(zip(PAINTED_FROM, (*fewer, None, None, False), strict=True))
         try:
@@ -80,14 +88,14 @@ class WideLineCurve(pg.PlotCurveItem):
         inside its straight runs (``straight_runs_dropped``; ALiBi's heads are straight lines
         of a point per pixel, and the points, not the length, set the cost of painting)."""
         y = self.yData
-        if self.__dict__.get("_fewer_of") is not y:  # new data (a new view of it, at least)
-            fewer = None
+        if self._fewer_of is not y:  # new data (a new view of it, at least), or none
+            self._fewer_of, self._fewer = y, None
             connect = self.opts["connect"]
-            if isinstance(connect, str) and connect == "all" and not self.opts["stepMode"]:
+            straight = isinstance(connect, str) and connect == "all" and not self.opts["stepMode"]
+            if y is not None and straight:
                 kept = straight_runs_dropped(self.xData, y)
-                fewer = kept if len(kept[0]) < len(y) else None
-            self.__dict__.update(_fewer_of=y, _fewer=fewer)
-        return self.__dict__["_fewer"]
+                self._fewer = kept if len(kept[0]) < len(y) else None
+        return self._fewer
 
     def _strokes_as_columns(self, painter: QPainter) -> Any:
         """An envelope (vertical strokes ``connect="pairs"`` from ``y[2k]`` to ``y[2k+1]`` at
