@@ -31,6 +31,8 @@ class MadeAhead:
             self._timer.start()
 
     def _turn(self) -> None:
-        for _ in range(min(self._batch, self._missing())):
+        missing = self._missing()
+        for _ in range(min(self._batch, missing)):
             self._make()
-        self.start()
+        if self._missing() < missing:  # a ``make`` that made nothing would turn for ever
+            self.start()
