@@ -77,10 +77,13 @@ class Curve:
 class Entry:
     """One encoding on the Compare tab: ``name``, one text per ``CRITERIA`` (untranslated),
     its settings, ``curves(inputs)`` and the ``SHARED`` parameters those read (the others are
-    0 in its inputs: a change of them leaves its curves as they are)."""
+    0 in its inputs: a change of them leaves its curves as they are); ``most_lines``: the
+    most lines its curves draw (a row of a 2-D ``values`` each), which the tab's view makes
+    ahead."""
 
     name: str
     criteria: tuple[str, str, str, str, str]
     curves: Callable[[Inputs], tuple[Curve, ...]]
     settings: tuple[Setting, ...] = ()
     reads: tuple[str, ...] = SHARED
+    most_lines: int = 1

@@ -278,3 +278,34 @@ def test_every_entry_reads_what_its_curves_depend_on():
         )
         for a, b in zip(first, second, strict=True):
             np.testing.assert_array_equal(a.values, b.values, err_msg=entry.name)
+
+
+def test_no_entry_draws_more_lines_than_it_says():
+    """``most_lines`` is what the Compare tab's view makes ahead: at every setting's highest
+    value each entry's curves draw no more lines (a row of a 2-D ``values`` each)."""
+    starts, counts = binning.runs(Window(0, 300, 60))
+    settings = {
+        setting.name: setting.high
+        for entry in registry.compare_entries()
+        for setting in entry.settings
+    }
+    for entry in registry.compare_entries():
+        shared = dict(seq_len=300, d_model=64, head_dim=32, theta=500.0)
+        curves = entry.curves(
+            Inputs(**shared, settings=settings, starts=starts, counts=counts, device=CPU)
+        )
+        lines = sum(1 if c.values.ndim == 1 else len(c.values) for c in curves)
+        assert 0 < lines <= entry.most_lines, entry.name
+    assert {entry.name: entry.most_lines for entry in registry.compare_entries()}["ALiBi"] == 128
+
+
+def test_the_tab_makes_the_items_of_its_most_lines_ahead(window, drive, qtbot, monkeypatch):
+    tab = window.tab("compare")
+    drive(window, lambda: window.tabs.setCurrentWidget(tab), "compare")
+    view = tab.similarity_view
+    most = sum(entry.most_lines for entry in tab.entries)
+    qtbot.waitUntil(lambda: len(view.curve_items) + len(view._set_aside) == most)
+    made = []
+    monkeypatch.setattr(view, "_new_item", lambda: made.append(1))
+    drive(window, lambda: tab.setting_controls["n_heads"].setValue(128), "compare")
+    assert made == [] and len(view.curve_items) == most  # every entry at its most lines

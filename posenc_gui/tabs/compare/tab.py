@@ -70,6 +70,8 @@ class CompareTab(Tab):
             tr("relative distance k"),
             tr("similarity (1 at k = 0)"),
             min_plot_height=PLOT_HEIGHT,
+            # a step to more ALiBi heads makes no item
+            ahead=sum(entry.most_lines for entry in self.entries),
         )
         self.table = QTableWidget(len(CRITERIA), len(self.entries), objectName="comparison")
         self.table.setVerticalHeaderLabels([tr(c) for c in CRITERIA])

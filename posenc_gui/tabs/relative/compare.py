@@ -9,6 +9,8 @@ from posenc_gui.comparison import Curve, Entry, Inputs, Setting
 from posenc_gui.encodings import binning, relative
 from posenc_gui.translatable import N_
 
+MAX_HEADS = 128  # ALiBi's n_heads
+
 
 def _distances(inputs: Inputs, constant_from: int) -> torch.Tensor:
     """The distances 0 … ``constant_from`` the runs reach (T5 and Shaw have no closed-form
@@ -91,7 +93,8 @@ COMPARE = (
             N_("Easy"),
         ),
         alibi_curves,
-        (Setting("n_heads", N_("ALiBi n_heads"), 1, 128, 8),),
+        (Setting("n_heads", N_("ALiBi n_heads"), 1, MAX_HEADS, 8),),
         reads=(),
+        most_lines=MAX_HEADS,  # a line per head
     ),
 )

@@ -13,7 +13,7 @@ from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import Preset
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.relative import SPEC
-from posenc_gui.tabs.relative.compare import COMPARE
+from posenc_gui.tabs.relative.compare import COMPARE, MAX_HEADS
 from posenc_gui.tabs.relative.compute import (
     SCHEMES,
     AlibiPage,
@@ -43,7 +43,6 @@ SCHEME_SHORT = {
     "alibi": "ALiBi",
 }
 SCHEME_PAGES = {"sinusoidal": "distances", "shaw": "distances", "t5": "t5", "alibi": "alibi"}
-MAX_HEADS = 128  # ALiBi's n_heads
 NOTE = N_(
     "Score(q<sub>i</sub>, k<sub>j</sub>) = q<sub>i</sub>ᵀk<sub>j</sub> + b<sub>r(i,j)</sub>, "
     "r(i, j) = j − i. Row i of the sinusoidal relative table is the absolute table shifted "

@@ -371,5 +371,6 @@ COMPARE = (
         compare_curves,
         (Setting("seed", N_("seed (random q)"), 0, 2**31 - 1, 0, slider=False),),
         reads=("head_dim", "theta"),
+        most_lines=2,  # q = 1 and random q
     ),
 )
