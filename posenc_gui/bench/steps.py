@@ -35,8 +35,10 @@ def controls_of(window, tab_name: str) -> list:
 
 
 def _change(control, k: int) -> Step:
-    """An action that moves ``control`` to another valid value (alternating with ``k``); it
-    returns False when nothing could change, else a way back."""
+    """An action that moves ``control`` to another valid value (a choice or check box to its
+    next; a number to a share of its range given by ``k``, the step's number in the run); it
+    returns False when nothing could change, else a way back. A range of few values repeats
+    them: there are no others."""
     from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
 
     if isinstance(control, QComboBox):

@@ -84,7 +84,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._log = self._next_log = (False, False)  # the axes drawn, and from the next curves
         self._drawn: tuple[object, ...] | None = None  # what set_curves drew last
         self._styles: list[Style | None] = []  # how each curve item is drawn now
-        self._ticks: tuple[tuple[str, ...] | None, tuple[str, ...] | None] = (None, None)
+        self._ticks: tuple[tuple[str, ...] | None, ...] = (None, None)  # x's and y's
         self._legend_shown = legend
         self.viewport = Viewport(self.plot.vb, points=True)
         self.plot.vb.setAutoVisible(y=True)  # y fits the curves' visible part
@@ -239,7 +239,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         if rebuild or renamed or not (same_spans and same_bands):  # new legend entries
             self._fit_legend()
         self._fit_view()
-        ticks = (_tuple(x_labels), _tuple(y_labels))
+        ticks = tuple(None if labels is None else tuple(labels) for labels in (x_labels, y_labels))
         if ticks != self._ticks:  # new ticks make the axes lay their texts out again
             for axis, labels in zip(("bottom", "left"), ticks, strict=True):
                 self.plot.getAxis(axis).setTicks(
@@ -311,8 +311,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             if xs is None or len(xs) == 0:
                 continue
             index = int(np.nanargmin(np.abs(np.asarray(xs, float) - x)))
-            name = item.name()
-            parts.append(f"{name}: {_number(xs[index])}, {_number(ys[index])}")
+            parts.append(f"{item.name()}: {float(xs[index]):.6g}, {float(ys[index]):.6g}")
         return " · ".join(parts)
 
     def _on_mouse_moved(self, scene_pos: pg.QtCore.QPointF) -> None:
@@ -394,14 +393,6 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
     def _place_labels(self) -> None:
         for reference in self.lines:
             reference.place_label(self._bounds, self.plot.vb)
-
-
-def _tuple(labels: Sequence[str] | None) -> tuple[str, ...] | None:
-    return None if labels is None else tuple(labels)
-
-
-def _number(value: float) -> str:
-    return f"{float(value):.6g}"
 
 
 def _span_keys(spans: Sequence[Span]) -> list[tuple[str, int | str]]:
