@@ -36,6 +36,7 @@ from posenc_gui.session import (
     session_bytes,
 )
 from posenc_gui.session import look as session_look
+from posenc_gui.status import SteadyLabel
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.teardown import delete_at_exit, keep_until_closed
 from posenc_gui.views.deferred import LAYOUT_PASSES
@@ -80,8 +81,8 @@ class MainWindow(QMainWindow):
             self.tabs.addTab(QWidget(objectName=spec.name), tr(spec.title))
         self.setCentralWidget(self.tabs)
 
-        self.hover_label = QLabel(objectName="hover")
-        self.timing_label = QLabel(objectName="timing")
+        self.hover_label = SteadyLabel(objectName="hover")
+        self.timing_label = SteadyLabel(objectName="timing")
         self.device_label = QLabel(objectName="device_label")
         self.statusBar().addWidget(self.hover_label, 1)
         self.statusBar().addPermanentWidget(self.timing_label)
