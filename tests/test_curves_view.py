@@ -152,7 +152,10 @@ def test_another_number_of_curves_reuses_the_items_and_leaves_none_behind(qtbot)
     view.set_curves(family(6))
     assert set(view.curve_items) == set(first)  # the set-aside items came back, none made
     assert [label.text for _, label in view.legend.items] == ["rope", "alibi", "t5"]
-    assert view.plot.curves == view.curve_items  # nothing drawn or exported beyond them
+    # nothing drawn or exported beyond them: the others wait in the plot, hidden and empty
+    shown = [item for item in view.plot.curves if item.isVisible()]
+    assert sorted(map(id, shown)) == sorted(map(id, view.curve_items))
+    assert all(item.getOriginalDataset()[0] is None for item in view._set_aside)
     np.testing.assert_array_equal(view.curve_items[-1].getOriginalDataset()[1], x + 1)
     np.testing.assert_array_equal(view.curve_items[3].getOriginalDataset()[1], x * 2)
 
@@ -717,7 +720,13 @@ def test_items_made_ahead_in_idle_time_leave_a_frame_of_more_curves_none_to_make
     assert len(view._set_aside) == 0  # made after the frame, not in it
     qtbot.waitUntil(lambda: len(view._set_aside) == 10)
     monkeypatch.setattr(view, "_new_item", lambda: pytest.fail("an item made in the frame"))
+    # nor added to the plot there (twice what styling an item costs), nor taken out of it
+    for method in ("addItem", "removeItem"):
+        monkeypatch.setattr(view.plot, method, lambda *_, m=method: pytest.fail(f"{m} in a frame"))
     view.set_curves(heads(12))
     assert len(view.curve_items) == 12 and view._set_aside == []
+    view.set_curves(heads(3))
+    assert [item.isVisible() for item in view._set_aside] == [False] * 9
+    view.set_curves(heads(12))
     assert all(item.scene() is view.scene() and item.isVisible() for item in view.curve_items)
     np.testing.assert_array_equal(view.curve_items[11].getOriginalDataset()[1], -x * 12)

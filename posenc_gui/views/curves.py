@@ -67,7 +67,9 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self.plot.setDownsampling(auto=True, mode="peak")  # envelopes, never a strided sample
         self.legend = add_legend(self.plot, current_look().font_size(10))
         self.curve_items: list[pg.PlotDataItem] = []
-        self._set_aside: list[pg.PlotDataItem] = []  # items of curves no longer drawn
+        # items of curves no longer drawn (or made ahead): in the plot, hidden and empty, as
+        # adding an item to a plot costs twice what styling it does (0.3 ms)
+        self._set_aside: list[pg.PlotDataItem] = []
         self._ahead = MadeAhead(
             self,
             lambda: self._set_aside.append(self._new_item()),
@@ -122,8 +124,8 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             return  # unchanged: the items keep their data mapped as they are
         self._log = self._next_log
         self._bounds.set_log(self._log)
-        for item in self.curve_items:
-            item.map_with_next_data = True  # this frame's data is mapped for the new axes
+        for item in self.curve_items + self._set_aside:
+            item.map_with_next_data = True  # mapped for the new axes with their next data
         self.plot.setLogMode(*self._log)
 
     @when_shown
@@ -262,18 +264,17 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         count = len(names)
         leaving = self.curve_items[count:]
         with entries_changing(self.legend):
-            # their entries set aside first: the plot closes those of the items it removes
             remove_entries(self.legend, [e for e in self.legend.items if e[0].item in leaving])
             for item in leaving:
-                self.plot.removeItem(item)  # out of the plot: no export or range sees it
-                item.clear()  # no data: outside a plot, an item with data cannot map it
+                item.hide()  # no export or range sees it
+                item.clear()
+                item.opts["name"] = None
             self._set_aside += leaving
             self._styles = self._styles[:count]
             self.curve_items = self.curve_items[:count]
             while len(self.curve_items) < count:
                 item = self._set_aside.pop() if self._set_aside else self._new_item()
-                item.opts["name"] = None  # named below, in the legend's order
-                self.plot.addItem(item)
+                item.show()
                 self.curve_items.append(item)
                 self._styles.append(None)  # its look is not known here: styled when drawn
             named = list(zip(self.curve_items, names, strict=True))
@@ -283,7 +284,10 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             show_entries(self.legend, [(item, name) for item, name in named if name])
 
     def _new_item(self) -> pg.PlotDataItem:
+        """An item in the plot, hidden, empty and unnamed (so the plot gives it no entry)."""
         item = CurveItem()
+        item.hide()
+        self.plot.addItem(item)
         # hidden or shown again from its legend entry: the range fits what is shown
         item.visibleChanged.connect(self.plot.vb.queueUpdateAutoRange)
         return item
