@@ -78,8 +78,10 @@ def test_pair_count_spreads_panels_and_bad_pairs_get_a_message(window, drive, ta
     drive(window, tab.pairs.editingFinished.emit, channel="rope.rotation")
     assert len(tab.rotation_view.panels) == 1
     assert "pairs must be in [0, 63]" in tab.message.text()
-    shown = [item for item in tab.rotation_view.scene().items() if isinstance(item, pg.PlotItem)]
-    assert shown == [tab.rotation_view.panels[0][0]]  # the other two left the figure
+    view = tab.rotation_view
+    shown = [i for i in view.scene().items() if isinstance(i, pg.PlotItem) and i.isVisible()]
+    assert shown == [view.panels[0][0]]  # the other two left the figure: hidden, not drawn
+    assert view.ci.layout.count() == 1  # nor in the grid
 
 
 def test_play_animates_the_position(window, qtbot, tab):

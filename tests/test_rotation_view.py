@@ -179,7 +179,8 @@ def test_a_narrower_view_asks_for_the_height_its_rewrapped_titles_need(view, qtb
 def test_no_panels_leave_an_empty_view_and_panels_come_back(view, qtbot):
     view.set_panels(long_titles(3))
     view.set_panels([])
-    assert view.panels == [] and view.ci.items == {}  # nothing left in the grid
+    assert view.panels == [] and view.ci.layout.count() == 0  # nothing left in the grid
+    assert not any(plot.isVisible() for plot, *_ in view._made)
     view.set_panels(long_titles(2))
     assert len(view.panels) == 2 and view.panels[0][0].scene() is view.scene()
 
@@ -209,3 +210,17 @@ def test_panels_made_ahead_in_idle_time_leave_a_larger_count_none_to_make(qtbot,
     monkeypatch.setattr(view, "_new_panel", lambda: made.append(1))
     view.set_panels(long_titles(6))
     assert made == [] and len(view.panels) == 6
+
+
+def test_a_new_panel_count_lays_the_grid_out_once_not_at_each_panel(view, qtbot, monkeypatch):
+    view.set_panels(long_titles(2))
+    settle([view])
+    activations = []
+    layout = view.ci.layout
+    monkeypatch.setattr(layout, "activate", lambda: activations.append(1))  # pyqtgraph's call
+    view.set_panels(long_titles(12))
+    assert activations == []  # pyqtgraph's addItem laid the grid out at each of 12 panels
+    monkeypatch.undo()
+    settle([view])
+    assert layout.count() == 12 and all(plot.isVisible() for plot, *_ in view.panels)
+    assert len({(plot.pos().x(), plot.pos().y()) for plot, *_ in view.panels}) == 12

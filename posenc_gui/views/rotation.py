@@ -134,14 +134,21 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
         return sides
 
     def _lay_out(self, count: int, columns: int) -> None:
-        """Show ``count`` panels in ``columns``, reusing the panels made before."""
+        """Show ``count`` panels in ``columns``, reusing the panels made before; the others
+        stay in the scene, hidden. Placed in the grid's own layout, which lays them out once:
+        pyqtgraph's ``GraphicsLayout.addItem`` lays the whole grid out at each panel it adds
+        (16 panels: 25 ms), and its ``removeItem`` takes a panel out of the scene."""
+        grid = self.ci.layout
         for plot, *_ in self.panels:
-            self.ci.removeItem(plot)
+            grid.removeItem(plot)
         self._made += [self._new_panel() for _ in range(count - len(self._made))]
         self.panels = self._made[:count]
         self._columns = columns
         for index, (plot, *_) in enumerate(self.panels):
-            self.ci.addItem(plot, row=index // columns, col=index % columns)
+            grid.addItem(plot, index // columns, index % columns)  # in the grid's scene
+            plot.show()
+        for plot, *_ in self._made[count:]:
+            plot.hide()
 
     def _new_panel(self) -> Panel:
         plot = pg.PlotItem()
