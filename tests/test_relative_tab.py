@@ -132,6 +132,12 @@ def test_max_distance_cannot_fall_into_the_exact_range(window, drive, tab):
 def test_alibi_views(window, drive, tab):
     set_scheme(window, drive, tab, "alibi")
     assert tab.pages.currentWidget().objectName() == "alibi"
+    drive(window, lambda: tab.n_heads.setValue(4), channel="relative")
+    axis = tab.slope_view.plot.getAxis("bottom")
+    (low, high), width = tab.slope_view.plot.vb.viewRange()[0], axis.width()
+    assert low < 1 and high > 4  # every head's point inside the view
+    ticks = [value for _, values in axis.tickValues(low, high, width) for value in values]
+    assert ticks and all(value == int(value) for value in ticks)  # whole heads only
     drive(window, lambda: tab.n_heads.setValue(12), channel="relative")
     drive(window, lambda: tab.head.setValue(3), channel="relative")
     heads, slopes = tab.slope_view.curve_items[0].getOriginalDataset()

@@ -248,7 +248,9 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
                     None if labels is None else [list(enumerate(labels))]
                 )
             self._ticks = ticks
-        self.plot.getAxis("bottom").whole_numbers = x_extent is not None  # positions
+        # positions, distances, heads: ticks at whole numbers, never between them
+        integers = bool(curves) and all(curve.x.dtype.kind in "iu" for curve in curves)
+        self.plot.getAxis("bottom").whole_numbers = x_extent is not None or integers
         if x_extent is None:
             self.plot.enableAutoRange()
         else:
