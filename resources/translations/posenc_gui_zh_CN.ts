@@ -1184,8 +1184,8 @@
       <translation>(d) ALiBi 偏置随距离变化</translation>
     </message>
     <message>
-      <source>bias −mₕ·|i − j|</source>
-      <translation>偏置 −mₕ·|i − j|</translation>
+      <source>−mₕ·|i − j|</source>
+      <translation>−mₕ·|i − j|</translation>
     </message>
     <message>
       <source>(e) Content qᵢ·kⱼ/√d</source>

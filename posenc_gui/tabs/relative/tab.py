@@ -162,7 +162,7 @@ class RelativeTab(Tab):
         self.alibi_curve_view = CurvesView(
             tr("(d) ALiBi bias against distance"),
             "i − j",
-            tr("bias −mₕ·|i − j|"),
+            tr("−mₕ·|i − j|"),  # the bias (the title says so): short enough for a low plot
             ahead=MAX_HEADS,  # a curve per head: a step to more heads makes no item
         )
         self.content_view = HeatmapView(
