@@ -258,23 +258,31 @@ def test_an_entry_is_recomputed_only_for_the_shared_parameters_it_reads():
     assert len(calls["nothing"]) == 1 and calls["nothing"][0].theta == 0
 
 
+SHARED_INPUTS = dict(seq_len=300, d_model=64, head_dim=32, theta=500.0)
+
+
+def entry_curves(entry: Entry, shared: dict, setting_value) -> tuple:
+    """``entry``'s curves over 300 distances in 60 pixels, with ``shared`` parameters and
+    every registered setting at ``setting_value(setting)``."""
+    starts, counts = binning.runs(Window(0, 300, 60))
+    settings = {
+        setting.name: setting_value(setting)
+        for other in registry.compare_entries()
+        for setting in other.settings
+    }
+    return entry.curves(
+        Inputs(**shared, settings=settings, starts=starts, counts=counts, device=CPU)
+    )
+
+
 def test_every_entry_reads_what_its_curves_depend_on():
     """Each registered entry's curves with the shared parameters it does not read changed
     are its curves: its ``reads`` leaves nothing out."""
-    starts, counts = binning.runs(Window(0, 300, 60))
-    settings = {
-        setting.name: setting.default
-        for entry in registry.compare_entries()
-        for setting in entry.settings
-    }
+    one = SHARED_INPUTS
     for entry in registry.compare_entries():
-        one = dict(seq_len=300, d_model=64, head_dim=32, theta=500.0)
         other = {name: one[name] if name in entry.reads else one[name] * 2 for name in one}
         first, second = (
-            entry.curves(
-                Inputs(**shared, settings=settings, starts=starts, counts=counts, device=CPU)
-            )
-            for shared in (one, other)
+            entry_curves(entry, shared, lambda setting: setting.default) for shared in (one, other)
         )
         for a, b in zip(first, second, strict=True):
             np.testing.assert_array_equal(a.values, b.values, err_msg=entry.name)
@@ -283,17 +291,8 @@ def test_every_entry_reads_what_its_curves_depend_on():
 def test_no_entry_draws_more_lines_than_it_says():
     """``most_lines`` is what the Compare tab's view makes ahead: at every setting's highest
     value each entry's curves draw no more lines (a row of a 2-D ``values`` each)."""
-    starts, counts = binning.runs(Window(0, 300, 60))
-    settings = {
-        setting.name: setting.high
-        for entry in registry.compare_entries()
-        for setting in entry.settings
-    }
     for entry in registry.compare_entries():
-        shared = dict(seq_len=300, d_model=64, head_dim=32, theta=500.0)
-        curves = entry.curves(
-            Inputs(**shared, settings=settings, starts=starts, counts=counts, device=CPU)
-        )
+        curves = entry_curves(entry, SHARED_INPUTS, lambda setting: setting.high)
         lines = sum(1 if c.values.ndim == 1 else len(c.values) for c in curves)
         assert 0 < lines <= entry.most_lines, entry.name
     assert {entry.name: entry.most_lines for entry in registry.compare_entries()}["ALiBi"] == 128

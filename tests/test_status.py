@@ -5,23 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel, QMainWindow
 
 from posenc_gui.status import SteadyLabel
+from tests.paint_count import EventCount
 
 
-class LayoutRequests(QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        self.count += event.type() == QEvent.Type.LayoutRequest
-        return False
-
-
-def status_bar_with(qtbot, label) -> tuple[QMainWindow, LayoutRequests]:
+def status_bar_with(qtbot, label) -> tuple[QMainWindow, EventCount]:
     window = QMainWindow()
     qtbot.addWidget(window)
     window.statusBar().addPermanentWidget(label)
@@ -30,7 +21,7 @@ def status_bar_with(qtbot, label) -> tuple[QMainWindow, LayoutRequests]:
     qtbot.waitExposed(window)
     label.setText("Absolute: compute 12.3 ms")
     qtbot.wait(20)
-    requests = LayoutRequests()
+    requests = EventCount(QEvent.Type.LayoutRequest)
     window.installEventFilter(requests)
     return window, requests
 
