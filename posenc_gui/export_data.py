@@ -30,7 +30,7 @@ def _plain(text: str) -> str:
 def _series(view: pg.GraphicsView) -> list[Series]:
     """Each curve a curve view draws, as its original (not log-scaled) data."""
     if isinstance(view, CurvesView):
-        return [(item.name() or "", *item.getOriginalDataset()) for item in view.curve_items]
+        return [(curve.name, curve.x, curve.y) for curve in view.drawn_curves()]
     if isinstance(view, RotationView):
         return [
             (_plain(plot.titleLabel.text), *trail.getData())

@@ -16,6 +16,7 @@ from posenc_gui.comparison import Curve, Entry, Inputs
 from posenc_gui.encodings import binning
 from posenc_gui.encodings.window import Window
 from posenc_gui.tabs.compare.compute import CompareFrame, CompareParams, compute_compare
+from posenc_gui.views import MAX_LINES_APART
 from tests.test_relative import reference_get_slopes
 
 CPU = torch.device("cpu")
@@ -302,9 +303,13 @@ def test_the_tab_makes_the_items_of_its_most_lines_ahead(window, drive, qtbot, m
     tab = window.tab("compare")
     drive(window, lambda: window.tabs.setCurrentWidget(tab), "compare")
     view = tab.similarity_view
-    most = sum(entry.most_lines for entry in tab.entries)
+    # an item a line, but one for more than MAX_LINES_APART unnamed lines (ALiBi's heads)
+    most = sum(min(entry.most_lines, MAX_LINES_APART) for entry in tab.entries)
     qtbot.waitUntil(lambda: len(view.curve_items) + len(view._set_aside) == most)
     made = []
     monkeypatch.setattr(view, "_new_item", lambda: made.append(1))
-    drive(window, lambda: tab.setting_controls["n_heads"].setValue(128), "compare")
-    assert made == [] and len(view.curve_items) == most  # every entry at its most lines
+    for heads in (MAX_LINES_APART, 128):
+        drive(window, lambda h=heads: tab.setting_controls["n_heads"].setValue(h), "compare")
+        lines = sum(entry.most_lines for entry in tab.entries) - 128 + heads
+        assert len(view.drawn_curves()) == lines  # every entry at its most lines
+    assert made == []

@@ -234,6 +234,22 @@ def test_a_curve_that_changes_its_look_is_drawn_in_the_new_one(qtbot):
     )
 
 
+@pytest.mark.parametrize("lines", [16, 17])
+def test_a_view_of_many_short_lines_marks_no_points_on_them(qtbot, lines):
+    """16 lines of 64 points are marked (1,024 markers); 17 would hide the lines under theirs:
+    none is marked then. Scatter curves keep their markers."""
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    x = np.arange(64)
+    heads = [Curve(f"head {h}", x, -(h + 1.0) * x) for h in range(lines)]
+    view.set_curves([*heads, Curve("points", x, x * 0.5, scatter=True)])
+    symbols = {item.opts["symbol"] for item in view.curve_items[:lines]}
+    assert symbols == ({"o"} if lines == 16 else {None})
+    assert view.curve_items[-1].opts["symbol"] == "o"
+    view.set_curves(heads[:2])  # few again: marked again
+    assert {item.opts["symbol"] for item in view.curve_items} == {"o"}
+
+
 def test_tick_labels_follow_the_frame(qtbot):
     view = CurvesView("t", "x", "y")
     qtbot.addWidget(view)

@@ -18,8 +18,10 @@ from posenc_gui.views.wide_lines import (
     STRAIGHT,
     CurveItem,
     WideLineCurve,
-    _by_hair_lines,
+    _plain,
+    by_hair_lines,
     straight_runs_dropped,
+    straight_runs_kept,
 )
 from tests.shown_view import shown_view
 
@@ -110,7 +112,6 @@ def test_a_curves_view_paints_its_2px_curves_with_hair_lines_on_screen(
 
 
 def test_vector_output_and_other_pens_keep_their_stroke(qtbot, tmp_path):
-    opts = {"fillLevel": None, "shadowPen": None}
     svg = QSvgGenerator()
     svg.setFileName(str(tmp_path / "figure.svg"))
     svg.setSize(QSize(10, 10))
@@ -124,10 +125,13 @@ def test_vector_output_and_other_pens_keep_their_stroke(qtbot, tmp_path):
     ):
         painter = QPainter(device)
         try:
-            assert _by_hair_lines(painter, pen, opts) is by_hair
-            assert not _by_hair_lines(painter, pen, {**opts, "fillLevel": 0.0})
+            assert by_hair_lines(painter, pen) is by_hair
         finally:
             painter.end()
+    # a fill or a shadow would be painted at each shift
+    assert _plain({"fillLevel": None, "shadowPen": None})
+    assert not _plain({"fillLevel": 0.0, "shadowPen": None})
+    assert not _plain({"fillLevel": None, "shadowPen": pg.mkPen(BLUE)})
 
 
 def _plot_of(qtbot, item: pg.PlotDataItem, y: np.ndarray, **opts) -> pg.PlotWidget:
@@ -324,6 +328,28 @@ def test_every_point_dropped_lies_on_the_line_through_those_kept(corners, count,
     kept_x, kept_y = straight_runs_dropped(x, y)
     assert kept_x[0] == x[0] and kept_x[-1] == x[-1] and set(kept_x) <= set(x)
     assert np.abs(np.interp(x, kept_x, kept_y) - y).max() <= STRAIGHT * np.ptp(y) + 1e-12
+
+
+@given(
+    st.lists(st.lists(st.floats(-1e3, 1e3), min_size=2, max_size=6), min_size=1, max_size=5),
+    st.integers(3, 300),
+    st.integers(-1, 4),
+    st.randoms(use_true_random=False),
+)
+def test_rows_over_the_same_x_keep_what_each_would_alone(rows, count, gap, rnd):
+    """``straight_runs_kept`` of several curves at once keeps of each what it keeps of that
+    curve alone; a curve with a gap (not finite) keeps all of its points."""
+    x = np.sort(np.array(rnd.sample(range(10 * count), count), dtype=float))
+    ys = np.stack([np.interp(x, np.linspace(x[0], x[-1], len(c)), c) for c in rows])
+    if 0 <= gap < len(rows):
+        ys[gap, count // 2] = np.nan
+    together = straight_runs_kept(x, ys)
+    for row, kept in zip(ys, together, strict=True):
+        np.testing.assert_array_equal(kept, straight_runs_kept(x, row[None, :])[0])
+        kept_x = straight_runs_dropped(x, row)[0]
+        assert list(x[kept]) == list(kept_x)
+    if 0 <= gap < len(rows):
+        assert together[gap].all()
 
 
 def test_a_straight_curve_paints_as_a_point_in_64_and_keeps_its_data(qtbot):

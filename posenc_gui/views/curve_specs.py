@@ -4,6 +4,7 @@ is styled (its pens and symbols)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,8 +12,10 @@ import pyqtgraph as pg
 
 from posenc_gui.views.style import current_look, light, pen
 
-MAX_MARKED_POINTS = 64
-ENVELOPE_Z, CURVE_Z, DASHED_Z = 1.5, 2, 2.5  # over bands (0); line labels over all (3)
+MAX_MARKED_POINTS = 64  # a line's points are marked while it has at most this many
+MAX_MARKS = 16 * MAX_MARKED_POINTS  # and its view's lines at most this many together
+# over bands (0); many unnamed lines (views.many_lines) under the others; line labels over all (3)
+ENVELOPE_Z, MANY_LINES_Z, CURVE_Z, DASHED_Z = 1.5, 1.75, 2, 2.5
 
 
 @dataclass(frozen=True)
@@ -79,8 +82,23 @@ def _line_width(y: np.ndarray) -> float:
 Style = tuple[str, tuple[bool, bool, bool, float] | None]
 
 
-def style_of(curve: Curve, index: int) -> Style:
-    """How ``curve``, the ``index``-th of its view, is drawn."""
+def may_be_marked(curve: Curve) -> bool:
+    """Whether ``curve``'s points are marked on its line (where its view is not crowded)."""
+    return not (curve.dashed or curve.envelope or curve.scatter) and (
+        len(curve.x) <= MAX_MARKED_POINTS
+    )
+
+
+def crowded(curves: Sequence[Curve]) -> bool:
+    """Whether ``curves`` would mark more than ``MAX_MARKS`` points on their lines: ALiBi's
+    128 heads at 64 positions would hide their lines under 8,192 markers, and styling each
+    line's markers took most of a frame (130 ms)."""
+    return sum(len(curve.x) for curve in curves if may_be_marked(curve)) > MAX_MARKS
+
+
+def style_of(curve: Curve, index: int, *, crowded: bool = False) -> Style:
+    """How ``curve``, the ``index``-th of its view, is drawn; in a ``crowded`` view its line
+    is not marked."""
     color = (
         curve.color
         if isinstance(curve.color, str)
@@ -89,7 +107,7 @@ def style_of(curve: Curve, index: int) -> Style:
     if curve.envelope:
         return color, None
     # Markers show that positions are discrete while there are few of them.
-    marked = curve.scatter or (len(curve.x) <= MAX_MARKED_POINTS and not curve.dashed)
+    marked = curve.scatter or (may_be_marked(curve) and not crowded)
     return color, (curve.dashed, curve.scatter, marked, _line_width(curve.y))
 
 

@@ -11,8 +11,8 @@ from PySide6.QtCore import Signal
 from posenc_gui.encodings.window import Window
 from posenc_gui.views.ahead import MadeAhead
 from posenc_gui.views.axes import fit_height, style_plot
-from posenc_gui.views.bands import BandFill
-from posenc_gui.views.curve_specs import Band, Curve, Line, Span, Style, draw_styled, style_of
+from posenc_gui.views.bands import BandFill, band_fill, update_band_fill
+from posenc_gui.views.curve_specs import MANY_LINES_Z, Band, Curve, Line, Span, Style, draw_styled
 from posenc_gui.views.data_bounds import BoundedViewBox, DataBounds, mapped
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.legend import (
@@ -25,6 +25,7 @@ from posenc_gui.views.legend import (
     rename_entry,
     show_entries,
 )
+from posenc_gui.views.many_lines import LinesItem, apart_and_together
 from posenc_gui.views.reference_line import ReferenceLine
 from posenc_gui.views.style import current_look
 from posenc_gui.views.unchanged import same_input
@@ -76,8 +77,11 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             lambda: ahead - len(self.curve_items) - len(self._set_aside),
             batch=AHEAD_BATCH,
         )
+        # many unnamed lines (ALiBi's heads) are drawn by one item (views.many_lines), made
+        # when first needed, under the named ones (a backdrop to them: Compare's 128 heads)
+        self._together: LinesItem | None = None
         self._spans_aside: list[pg.LinearRegionItem] = []  # and of spans
-        self.bands: list[tuple[str, pg.FillBetweenItem]] = []
+        self.bands: list[tuple[str, BandFill]] = []
         self.lines: list[ReferenceLine] = []
         self.spans: list[pg.LinearRegionItem] = []
         self._span_specs: tuple[Span, ...] = ()
@@ -85,6 +89,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._line_keys: list[tuple[bool, int]] = []
         self._log = self._next_log = (False, False)  # the axes drawn, and from the next curves
         self._drawn: tuple[object, ...] | None = None  # what set_curves drew last
+        self._curves: tuple[Curve, ...] = ()  # and its curves
         self._styles: list[Style | None] = []  # how each curve item is drawn now
         self._ticks: tuple[tuple[str, ...] | None, ...] = (None, None)  # x's and y's
         self._legend_shown = legend
@@ -150,12 +155,19 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         given += (self._next_log, current_look())
         if same_input(given, self._drawn):
             return  # nothing to draw anew (see posenc_gui.views.unchanged)
-        self._drawn = given
+        self._drawn, self._curves = given, tuple(curves)
         self._apply_log()  # the axes these curves are for
+        apart, together = apart_and_together(curves)
+        if together and self._together is None:
+            self._together = LinesItem()
+            self._together.setZValue(MANY_LINES_Z)
+            self.plot.addItem(self._together)
+        if self._together is not None and (together or self._together.drawn):
+            self._together.set_lines(together, self._log)
         # Items are kept and updated where the same kinds come again (a new frame of the same
         # view): creating pyqtgraph items costs more than drawing a frame's data, and styling
         # one (pens, symbols) more than handing it new data.
-        names = [curve.name for curve in curves]
+        names = [curve.name for curve, _ in apart]
         old_names = [item.name() or "" for item in self.curve_items]
         # the same number of curves, named where they were: renamed in place
         renamed = names != old_names and [bool(n) for n in names] == [bool(n) for n in old_names]
@@ -196,14 +208,13 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._span_specs = tuple(spans)
         if same_bands:
             for (name, fill), band in zip(self.bands, bands, strict=True):
-                self._update_band(fill, band)
+                update_band_fill(fill, band, self._log)
                 if rebuild and name:  # its entry went with the curves' (_reuse_items)
                     add_fill_entry(self.legend, fill.brush().color(), name)
         else:
             self.bands = [(band.name, self._band(band)) for band in bands]
         self._band_keys = [(band.name, band.color) for band in bands]
-        for index, (item, curve) in enumerate(zip(self.curve_items, curves, strict=True)):
-            style = style_of(curve, index)
+        for index, (item, (curve, style)) in enumerate(zip(self.curve_items, apart, strict=True)):
             if style != self._styles[index]:
                 draw_styled(item, curve, style)
                 self._styles[index] = style
@@ -228,8 +239,9 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._bounds.set(
             [
                 (curve.x, curve.y, item.pixelPadding(), item)
-                for curve, item in zip(curves, self.curve_items, strict=True)
+                for (curve, _), item in zip(apart, self.curve_items, strict=True)
             ]
+            + ([] if self._together is None else self._together.bounded(together))
             + [(band.x, edge, 0.0, None) for band in bands for edge in (band.low, band.high)],
             (
                 [line.value for line in lines if line.vertical]
@@ -257,6 +269,10 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             self.viewport.show_extent(x_extent)
             self.plot.enableAutoRange(axis="y")
         self._ahead.start()
+
+    def drawn_curves(self) -> list[Curve]:
+        """The curves drawn, in their order (those drawn together by one item too)."""
+        return list(self._curves)
 
     def _reuse_items(self, names: Sequence[str]) -> None:
         """Curve items for ``names`` (another number of curves, or named elsewhere): the
@@ -331,33 +347,11 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self.hovered.emit("")
         super().leaveEvent(event)
 
-    def _band_data(self, band: Band) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """x, low, high of a band in view coordinates: a fill's curves do not follow the plot's
-        log mode (its data items do), so they are mapped here."""
-        x = mapped(band.x, self._log[0])
-        low, high = (mapped(y, self._log[1]) for y in (band.low, band.high))
-        return x, low, high
-
-    def _update_band(self, fill: pg.FillBetweenItem, band: Band) -> None:
-        x, low_y, high_y = self._band_data(band)
-        low, high = fill.curves
-        if same_input((x, low_y, high_y), (low.xData, low.yData, high.yData)):
-            return  # as drawn: its outline (~1 ms) is not made again
-        low.blockSignals(True)  # the fill's outline is made once, when the second one changes
-        low.setData(x, low_y)
-        low.blockSignals(False)
-        high.setData(x, high_y)
-
-    def _band(self, band: Band) -> pg.FillBetweenItem:
-        x, low_y, high_y = self._band_data(band)
-        low, high = pg.PlotCurveItem(x, low_y), pg.PlotCurveItem(x, high_y)
-        colour = pg.mkColor(current_look().colour(band.color))
-        colour.setAlpha(60)
-        fill = BandFill(low, high, brush=colour)
-        fill.setZValue(0)
+    def _band(self, band: Band) -> BandFill:
+        fill = band_fill(band, self._log)
         self.plot.addItem(fill)
         if band.name:  # an unnamed band goes with its curve's entry
-            add_fill_entry(self.legend, colour, band.name)
+            add_fill_entry(self.legend, fill.brush().color(), band.name)
         return fill
 
     def _span_colour(self, span: Span) -> pg.QtGui.QColor:

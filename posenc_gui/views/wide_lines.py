@@ -60,16 +60,15 @@ class WideLineCurve(pg.PlotCurveItem):
         if self._exportOpts is False and (columns := self._strokes_as_columns(painter)):
             paint_columns(painter, columns, pen.color())
             return
-        if self._exportOpts is not False or not _by_hair_lines(painter, pen, self.opts):
+        if (
+            self._exportOpts is not False
+            or not _plain(self.opts)
+            or not by_hair_lines(painter, pen)
+        ):
             super().paint(painter, option, widget)
             return
-        hair = QPen(pen)
-        hair.setWidthF(1.0)
-        if pen.style() != Qt.PenStyle.SolidLine:  # the same dashes in pixels at a width of 1
-            hair.setDashPattern([length * WIDE_PX for length in pen.dashPattern()])
-            hair.setDashOffset(pen.dashOffset() * WIDE_PX)
         world = painter.transform()
-        self.opts["pen"] = hair
+        self.opts["pen"] = hair_line(pen)
         # pyqtgraph's data and what it made of it, for the points painted in their place
         kept = {name: self.__dict__[name] for name in PAINTED_FROM + PATH_MADE_OF}
         if (fewer := self._straight_runs_dropped()) is not None:
@@ -106,7 +105,8 @@ class WideLineCurve(pg.PlotCurveItem):
         if (
             not isinstance(self.opts["connect"], str)
             or self.opts["connect"] != "pairs"
-            or not _opaque_on_raster(painter, pen, self.opts)
+            or not _plain(self.opts)
+            or not opaque_on_raster(painter, pen)
             or pen.style() != Qt.PenStyle.SolidLine
             or x is None
             or len(x) < 2
@@ -136,54 +136,79 @@ def straight_runs_dropped(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.
     curve's height from the chord between the points kept either side of it, a millionth of a
     view's height. Data that is not finite, increasing and at least three points long comes
     back as it is."""
-    if len(x) < 3 or not (np.isfinite(x).all() and np.isfinite(y).all()):
-        return x, y
+    kept = straight_runs_kept(x, np.asarray(y)[None, :])[0]
+    return (x, y) if kept.all() else (x[kept], y[kept])
+
+
+def straight_runs_kept(x: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """``[rows, points]``: which points of each row of ``ys`` (curves over the same ``x``)
+    ``straight_runs_dropped`` keeps, for all rows at once; all of a row that is not finite,
+    and all where ``x`` is not increasing or shorter than three points."""
+    rows, n = ys.shape
+    keep = np.ones((rows, n), dtype=bool)
+    finite = np.isfinite(ys).all(axis=1)
+    if n < 3 or not np.isfinite(x).all() or not finite.any():
+        return keep
     dx = np.diff(x)
     if not (dx > 0).all():
-        return x, y
-    height, width = float(np.ptp(y)), float(x[-1] - x[0])
-    slopes = np.diff(y) / dx
-    keep = np.ones(len(x), dtype=bool)
-    keep[1:-1] = np.abs(np.diff(slopes)) > SAME_SLOPE * height / width
-    keep[::LONGEST_RUN] = True
-    if keep.sum() == len(x):
-        return x, y
+        return keep
+    ys = np.where(finite[:, None], ys, 0.0)  # rows not finite keep all (below)
+    height, width = np.ptp(ys, axis=1)[:, None], float(x[-1] - x[0])
+    slopes = np.diff(ys, axis=1) / dx
+    keep[:, 1:-1] = np.abs(np.diff(slopes, axis=1)) > SAME_SLOPE * height / width
+    keep[:, ::LONGEST_RUN] = True
+    keep[~finite] = True
+    index = np.arange(n)
     for _ in range(8):  # points too far off their chord are kept, and the chords made anew
-        index = np.arange(len(x))
-        left = np.maximum.accumulate(np.where(keep, index, 0))
-        right = np.minimum.accumulate(np.where(keep, index, len(x) - 1)[::-1])[::-1]
+        left = np.maximum.accumulate(np.where(keep, index, 0), axis=1)
+        right = np.minimum.accumulate(np.where(keep, index, n - 1)[:, ::-1], axis=1)[:, ::-1]
         span = np.where(keep, 1.0, x[right] - x[left])  # a kept point is its own chord
-        chord = y[left] + (y[right] - y[left]) * (x - x[left]) / span
-        off = ~keep & (np.abs(y - chord) > STRAIGHT * height)
+        low, high = np.take_along_axis(ys, left, 1), np.take_along_axis(ys, right, 1)
+        chord = low + (high - low) * (x - x[left]) / span
+        off = ~keep & (np.abs(ys - chord) > STRAIGHT * height)
         if not off.any():
-            return x[keep], y[keep]
+            return keep
         keep |= off
-    return x, y
+    keep[off.any(axis=1)] = True  # rows that did not settle keep all
+    return keep
 
 
-def _by_hair_lines(painter: QPainter, pen: QPen | None, opts: dict[str, Any]) -> bool:
+def by_hair_lines(painter: QPainter, pen: QPen | None) -> bool:
     """Whether ``pen`` may be drawn as shifted hair-lines: 2 px, cosmetic and opaque
-    (overlapping shifts would darken a translucent line), on a raster device, with no fill
-    or shadow (they would be painted at each shift)."""
+    (overlapping shifts would darken a translucent line), on a raster device."""
     return (
-        _opaque_on_raster(painter, pen, opts)
+        opaque_on_raster(painter, pen)
         and pen is not None
         and pen.widthF() == WIDE_PX
         and pen.style() != Qt.PenStyle.NoPen
     )
 
 
-def _opaque_on_raster(painter: QPainter, pen: QPen | None, opts: dict[str, Any]) -> bool:
-    """Whether a curve's ``pen`` is cosmetic and opaque, with no fill or shadow, on a raster
-    device: what both screen-only ways of painting it need."""
+def hair_line(pen: QPen) -> QPen:
+    """``pen`` 1 px wide, with the same dashes in pixels (a dash pattern counts in widths)."""
+    hair = QPen(pen)
+    hair.setWidthF(1.0)
+    if pen.style() != Qt.PenStyle.SolidLine:
+        hair.setDashPattern([length * WIDE_PX for length in pen.dashPattern()])
+        hair.setDashOffset(pen.dashOffset() * WIDE_PX)
+    return hair
+
+
+def opaque_on_raster(painter: QPainter, pen: QPen | None) -> bool:
+    """Whether a ``pen`` is cosmetic and opaque on a raster device: what both screen-only
+    ways of painting a curve need."""
     return (
         pen is not None
         and pen.isCosmetic()
         and pen.color().alpha() == 255
-        and opts["fillLevel"] is None
-        and opts["shadowPen"] is None
         and painter.paintEngine().type() == QPaintEngine.Type.Raster
     )
+
+
+def _plain(opts: dict[str, Any]) -> bool:
+    """Whether a curve item has no fill or shadow (painted at each shift, they would
+    darken)."""
+    return opts["fillLevel"] is None and opts["shadowPen"] is None
 
 
 class CurveItem(pg.PlotDataItem):
@@ -246,9 +271,10 @@ class CurveItem(pg.PlotDataItem):
         downsampled)."""
         x_changed = changed is None or changed[0]
         y_changed = changed is None or changed[1]
-        if (x_changed and (self.opts["clipToView"] or self.opts["autoDownsample"])) or (
+        derive = (x_changed and (self.opts["clipToView"] or self.opts["autoDownsample"])) or (
             y_changed and (self._clipped or self._may_clip())
-        ):
+        )
+        if derive and self._dataset is not None:
             super().viewRangeChanged(vb, ranges, changed)
             return
         # what pyqtgraph notes of a change, for the display derived next

@@ -24,7 +24,7 @@ from posenc_gui.i18n import N_, tr
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.compare import SPEC
 from posenc_gui.tabs.compare.compute import CompareFrame, CompareParams, compute_compare
-from posenc_gui.views import Band, Curve, CurvesView
+from posenc_gui.views import MAX_LINES_APART, Band, Curve, CurvesView
 from posenc_gui.views.style import set_title
 
 NOTE = N_(
@@ -70,8 +70,8 @@ class CompareTab(Tab):
             tr("relative distance k"),
             tr("similarity (1 at k = 0)"),
             min_plot_height=PLOT_HEIGHT,
-            # a step to more ALiBi heads makes no item
-            ahead=sum(entry.most_lines for entry in self.entries),
+            # a step to more ALiBi heads makes no item (more than MAX_LINES_APART are one)
+            ahead=sum(min(entry.most_lines, MAX_LINES_APART) for entry in self.entries),
         )
         self.table = QTableWidget(len(CRITERIA), len(self.entries), objectName="comparison")
         self.table.setVerticalHeaderLabels([tr(c) for c in CRITERIA])

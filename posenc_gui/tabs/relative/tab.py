@@ -25,7 +25,7 @@ from posenc_gui.tabs.relative.compute import (
     T5Page,
     compute_relative,
 )
-from posenc_gui.views import Curve, CurvesView, HeatmapView
+from posenc_gui.views import MAX_LINES_APART, Curve, CurvesView, HeatmapView
 from posenc_gui.views.style import SEQUENTIAL, family_colour, set_title
 
 SCHEME_LABELS = {
@@ -163,7 +163,9 @@ class RelativeTab(Tab):
             tr("(d) ALiBi bias against distance"),
             "i − j",
             tr("−mₕ·|i − j|"),  # the bias (the title says so): short enough for a low plot
-            ahead=MAX_HEADS,  # a curve per head: a step to more heads makes no item
+            # an item per head up to MAX_LINES_APART (more are one item): a step to more
+            # heads makes none
+            ahead=min(MAX_HEADS, MAX_LINES_APART),
         )
         self.content_view = HeatmapView(
             tr("(e) Content qᵢ·kⱼ/√d"), tr("key j"), tr("query i"), tr("score"), square=True

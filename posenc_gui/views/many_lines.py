@@ -1,0 +1,163 @@
+"""Many lines as one item.
+
+A curves view draws each curve through a pyqtgraph item of its own, and a new frame of a
+curve costs its item about 0.15 ms of Python (new data, a new colour) and its paint another
+0.14 ms. ALiBi's 128 heads, each in a colour of its own that every new number of heads
+changes, took 17 ms to draw and 18 ms to paint that way. ``LinesItem`` holds the unnamed solid
+lines of such a view and paints them all in one call: a path per line (its straight runs
+dropped on screen, as ``wide_lines`` does), in its own opaque pen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QPainter, QPainterPath, QPen, QTransform
+
+from posenc_gui.views.curve_specs import Curve, Style, crowded, style_of
+from posenc_gui.views.data_bounds import Points, mapped
+from posenc_gui.views.style import pen
+from posenc_gui.views.wide_lines import SHIFTS, by_hair_lines, hair_line, straight_runs_kept
+
+PEN_REACH = 0.7072  # of a cosmetic pen's width: how far it draws beyond a point (pyqtgraph's)
+# unnamed solid lines a view draws through items of their own at most; more are drawn together
+MAX_LINES_APART = 16
+
+Styled = tuple[Curve, Style]
+
+
+def apart_and_together(curves: Sequence[Curve]) -> tuple[list[Styled], list[Styled]]:
+    """``curves`` with their styles: those drawn by an item each, and those drawn together by
+    a ``LinesItem``: the unnamed solid lines without markers, where there are more than
+    ``MAX_LINES_APART`` of them (none else: a legend entry, dashes and markers need an
+    item)."""
+    many = crowded(curves)
+    styled = [(curve, style_of(curve, index, crowded=many)) for index, curve in enumerate(curves)]
+    plain = [
+        not curve.name and look is not None and look[:3] == (False, False, False)
+        for curve, (_, look) in styled
+    ]
+    if sum(plain) <= MAX_LINES_APART:
+        return styled, []
+    return (
+        [line for line, alone in zip(styled, plain, strict=True) if not alone],
+        [line for line, alone in zip(styled, plain, strict=True) if alone],
+    )
+
+
+class LinesItem(pg.GraphicsObject):
+    """Lines ``y(x)`` in view coordinates, each in its own cosmetic pen. On screen a 2 px
+    opaque line is painted as shifted hair-lines (``wide_lines.SHIFTS``); exports stroke
+    every line with its pen through its every point."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._data: list[tuple[np.ndarray, np.ndarray]] = []
+        self._pens: list[QPen] = []
+        self._hair_pens: list[QPen] = []
+        self._screen_paths: list[QPainterPath] = []
+        self._data_rect = QRectF()
+        self._bounds: QRectF | None = None  # the data's rectangle and the pens' reach
+        self.hide()  # shown while it draws lines
+
+    def set_lines(self, lines: Sequence[Styled], log: tuple[bool, bool]) -> None:
+        """Draw ``lines`` (solid, unmarked: ``apart_and_together``) instead of those drawn,
+        on axes logarithmic where ``log`` says."""
+        self.prepareGeometryChange()
+        self._data = [(mapped(line.x, log[0]), mapped(line.y, log[1])) for line, _ in lines]
+        self._pens = [pen(colour, width=look[3]) for _, (colour, look) in lines if look]
+        self._hair_pens = [hair_line(line_pen) for line_pen in self._pens]
+        self._screen_paths = [
+            pg.arrayToQPath(x[kept], y[kept], connect="finite")
+            for (x, y), kept in zip(self._data, _straight_runs_kept(self._data), strict=True)
+        ]
+        self._data_rect = QRectF()
+        for path in self._screen_paths:  # a dropped point lies on its chord: within them
+            self._data_rect = self._data_rect.united(path.boundingRect())
+        self._bounds = None
+        self.setVisible(bool(lines))  # none: nothing for a range to fit (pyqtgraph's own search)
+        self.update()
+
+    def bounded(self, lines: Sequence[Styled]) -> list[Points]:
+        """What bounds ``lines`` drawn by this item (``DataBounds``): one set of points."""
+        if not lines:
+            return []
+        x = np.concatenate([line.x for line, _ in lines])
+        y = np.concatenate([line.y for line, _ in lines])
+        return [(x, y, self.pixelPadding(), self)]
+
+    @property
+    def drawn(self) -> bool:
+        """Whether it draws any line."""
+        return bool(self._data)
+
+    def pixelPadding(self) -> float:
+        """Pixels the pens draw beyond the points, at most."""
+        return max((p.widthF() * PEN_REACH for p in self._pens if p.isCosmetic()), default=0.0)
+
+    def boundingRect(self) -> QRectF:
+        if self._bounds is None:
+            px, py = self.pixelVectors()
+            reach = self.pixelPadding()
+            dx = 0.0 if px is None else px.length() * reach
+            dy = 0.0 if py is None else py.length() * reach
+            self._bounds = self._data_rect.adjusted(-dx, -dy, dx, dy)
+        return self._bounds
+
+    def viewTransformChanged(self) -> None:
+        """A new range: the pens' reach in view coordinates changes."""
+        self._bounds = None
+        self.prepareGeometryChange()
+
+    def paint(self, painter: QPainter, option: Any, widget: Any) -> None:
+        exporting = self._exportOpts is not False
+        # as pyqtgraph's curves: its configured antialiasing on screen, an export's own
+        antialias = (
+            self._exportOpts.get("antialias", True)
+            if exporting
+            else pg.getConfigOption("antialias")
+        )
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, antialias)
+        if exporting:
+            for (x, y), line_pen in zip(self._data, self._pens, strict=True):
+                painter.setPen(line_pen)
+                painter.drawPath(pg.arrayToQPath(x, y, connect="finite"))
+            return
+        world = painter.transform()
+        for path, line_pen, hair_pen in zip(
+            self._screen_paths, self._pens, self._hair_pens, strict=True
+        ):
+            if not by_hair_lines(painter, line_pen):
+                painter.setPen(line_pen)
+                painter.drawPath(path)
+                continue
+            # each line whole over those before it, as items of their own would be
+            painter.setPen(hair_pen)
+            for dx, dy in SHIFTS:  # a translation after the world transform: device pixels
+                painter.setTransform(world * QTransform.fromTranslate(dx, dy))
+                painter.drawPath(path)
+        painter.setTransform(world)
+
+
+def _straight_runs_kept(lines: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+    """Which points of each line are painted on screen (``wide_lines.straight_runs_kept``),
+    found for each run of lines over the same x at once."""
+    kept: list[np.ndarray] = []
+    start = 0
+    while start < len(lines):
+        x = lines[start][0]
+        end = start + 1
+        while end < len(lines) and _same(lines[end][0], x):
+            end += 1
+        rows = np.stack([y for _, y in lines[start:end]])
+        kept += list(straight_runs_kept(x, rows))
+        start = end
+    return kept
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return a is b or (a.shape == b.shape and bool(np.array_equal(a, b)))

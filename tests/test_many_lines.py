@@ -1,0 +1,109 @@
+"""Many unnamed lines drawn by one item (``views.many_lines``): what they look like on screen,
+in a PNG and outside Qt in an SVG, the range they span and the numbers exported, all as if
+each line had an item of its own."""
+
+from __future__ import annotations
+
+import subprocess
+
+import numpy as np
+import pytest
+from PySide6.QtGui import QImage
+
+from posenc_gui.export import export_view
+from posenc_gui.export_data import view_arrays
+from posenc_gui.views import MAX_LINES_APART, Curve
+from posenc_gui.views import many_lines as many_lines_module
+from posenc_gui.views.style import family_colour
+from tests.shown_view import shown_view
+from tests.test_svg_export import GROSS_SHARE, MEAN_LIMIT, difference, rsvg_convert
+
+HEADS = 40
+
+
+def heads(log: bool) -> list[Curve]:
+    """ALiBi-like lines over 64 positions (from 1 on a log axis), the first and last named,
+    each in its family colour."""
+    x = np.arange(1 if log else 0, 64)
+    slopes = 2.0 ** -np.linspace(0.5, 8.0, HEADS)
+    return [
+        Curve(
+            f"head {h + 1}" if h in (0, HEADS - 1) else "",
+            x,
+            1.0 + slope * x,
+            color=family_colour(h, HEADS),
+        )
+        for h, slope in enumerate(slopes)
+    ]
+
+
+def pixels(image: QImage) -> np.ndarray:
+    rgba = image.convertToFormat(QImage.Format.Format_RGBA8888)
+    flat = np.frombuffer(rgba.constBits(), np.uint8, rgba.sizeInBytes())
+    rows = flat.reshape(rgba.height(), rgba.bytesPerLine())[:, : 4 * rgba.width()]
+    return rows.reshape(rgba.height(), rgba.width(), 4).astype(int)
+
+
+def drawn(qtbot, curves: list[Curve], log: bool):
+    view = shown_view(qtbot, 640, 420)
+    view.set_log(x=log, y=log)
+    view.set_curves(curves)
+    qtbot.wait(50)
+    return view
+
+
+@pytest.mark.parametrize("log", [False, True], ids=["linear", "log"])
+def test_many_unnamed_lines_are_one_item_drawn_as_their_own_items_would_be(qtbot, monkeypatch, log):
+    curves = heads(log)
+    together = drawn(qtbot, curves, log)
+    # the named lines have items (and legend entries); the 38 others are drawn by one
+    assert [item.name() for item in together.curve_items] == ["head 1", f"head {HEADS}"]
+    assert together._together is not None and together._together.isVisible()
+    # a backdrop: under the named lines (Compare's curves over ALiBi's 128 heads)
+    assert together._together.zValue() < min(i.zValue() for i in together.curve_items)
+    monkeypatch.setattr(many_lines_module, "MAX_LINES_APART", HEADS)  # an item each
+    apart = drawn(qtbot, curves, log)
+    assert len(apart.curve_items) == HEADS and apart._together is None
+    assert together.plot.vb.viewRange() == apart.plot.vb.viewRange()  # the same range fitted
+    # the same pixels, but where a named line crosses the others (over them all, together)
+    a, b = pixels(together.grab().toImage()), pixels(apart.grab().toImage())
+    off = np.abs(a - b).max(axis=-1) > 48
+    assert off.sum() < 20, f"{off.sum()} pixels differ"
+    apart.set_curves([])
+    qtbot.wait(50)
+    blank = pixels(apart.grab().toImage())
+    assert (np.abs(a - blank).max(axis=-1) > 48).sum() > 3000  # lines drawn, not two blanks
+
+
+def test_a_frame_of_fewer_lines_draws_them_apart_again(qtbot):
+    view = drawn(qtbot, heads(False), False)
+    few = heads(False)[: MAX_LINES_APART - 1]
+    view.set_curves(few)
+    assert len(view.curve_items) == len(few)
+    assert view._together is not None and not view._together.isVisible()
+    assert view.drawn_curves() == few
+
+
+def test_the_numbers_exported_are_every_line_in_its_place(qtbot):
+    curves = heads(False)
+    view = drawn(qtbot, curves, False)
+    arrays = view_arrays(view)
+    assert list(arrays["names"]) == [curve.name for curve in curves]
+    for n, curve in enumerate(curves):
+        np.testing.assert_array_equal(arrays[f"y_{n}"], curve.y)
+        np.testing.assert_array_equal(arrays[f"x_{n}"], curve.x)
+
+
+def test_their_svg_renders_outside_qt_like_their_png(qtbot, tmp_path):
+    rsvg = rsvg_convert()
+    view = drawn(qtbot, heads(False), False)
+    png = export_view(view, tmp_path / "heads.png", size=(800, 600))
+    svg = export_view(view, tmp_path / "heads.svg", size=(800, 600))
+    out = tmp_path / "heads.rsvg.png"
+    subprocess.run([rsvg, "-w", "800", "-h", "600", "-o", str(out), str(svg)], check=True)
+    mean, gross = difference(QImage(str(png)), QImage(str(out)))
+    assert mean <= MEAN_LIMIT and gross <= GROSS_SHARE, (mean, gross)
+    view.set_curves([])
+    blank = export_view(view, tmp_path / "blank.png", size=(800, 600))
+    # lines, not a blank plot: farther from a blank one's than from the PNG's (14 here)
+    assert difference(QImage(str(out)), QImage(str(blank)))[0] > MEAN_LIMIT
