@@ -52,6 +52,13 @@ def drawn(qtbot, curves: list[Curve], log: bool):
     return view
 
 
+def blocks_of_pixels(rgba: np.ndarray, block: int = 8) -> np.ndarray:
+    """Mean RGB of each ``block`` × ``block`` block."""
+    rows, cols = rgba.shape[0] // block, rgba.shape[1] // block
+    cropped = rgba[: rows * block, : cols * block, :3].astype(float)
+    return cropped.reshape(rows, block, cols, block, 3).mean(axis=(1, 3))
+
+
 def settled_pixels(qtbot, view) -> np.ndarray:
     """What ``view`` shows once two grabs 50 ms apart agree (a loaded machine may still be
     laying it out)."""
@@ -66,7 +73,10 @@ def settled_pixels(qtbot, view) -> np.ndarray:
 
 
 @pytest.mark.parametrize("log", [False, True], ids=["linear", "log"])
-def test_many_unnamed_lines_are_one_item_drawn_as_their_own_items_would_be(qtbot, monkeypatch, log):
+def test_many_unnamed_lines_are_one_item_drawn_as_apart(qtbot, monkeypatch, light_look, log):
+    """In the app's look (antialiased): the same pixels to within antialiasing, which joins a
+    path's segments where pyqtgraph strokes each segment (a curve's joints) and lays named
+    lines over the others."""
     curves = heads(log)
     together = drawn(qtbot, curves, log)
     # the named lines have items (and legend entries); the 38 others are drawn by one
@@ -78,10 +88,10 @@ def test_many_unnamed_lines_are_one_item_drawn_as_their_own_items_would_be(qtbot
     apart = drawn(qtbot, curves, log)
     assert len(apart.curve_items) == HEADS and apart._together is None
     assert together.plot.vb.viewRange() == apart.plot.vb.viewRange()  # the same range fitted
-    # the same pixels, but where a named line crosses the others (over them all, together)
     a, b = settled_pixels(qtbot, together), settled_pixels(qtbot, apart)
-    off = np.abs(a - b).max(axis=-1) > 48
-    assert off.sum() < 20, f"{off.sum()} pixels differ"
+    # 8 px blocks' mean colours (a line missing or a pixel off moves a block's by 40 or more)
+    off = np.abs(blocks_of_pixels(a) - blocks_of_pixels(b)).max(axis=-1)
+    assert off.mean() < 2 and off.max() < 24, (off.mean(), off.max())
     apart.set_curves([])
     blank = settled_pixels(qtbot, apart)
     assert (np.abs(a - blank).max(axis=-1) > 48).sum() > 3000  # lines drawn, not two blanks
