@@ -2,10 +2,11 @@
 
 A curves view draws each curve through a pyqtgraph item of its own, and a new frame of a
 curve costs its item about 0.15 ms of Python (new data, a new colour) and its paint another
-0.14 ms. ALiBi's 128 heads, each in a colour of its own that every new number of heads
-changes, took 17 ms to draw and 18 ms to paint that way. ``LinesItem`` holds the unnamed solid
-lines of such a view and paints them all in one call: a path per line (its straight runs
-dropped on screen, as ``wide_lines`` does), in its own opaque pen.
+0.14 ms. ALiBi's heads each have a colour of their own that every new number of heads changes:
+a step from 8 heads to 128 at 512 positions drew that view in 42 ms and painted it in 30.
+``LinesItem`` holds the unnamed solid lines of such a view and paints them all in one call, a
+path per line (its straight runs dropped on screen, found for all lines over the same x at
+once, as ``wide_lines`` does for one), each whole in its own opaque pen: 13 and 6 ms.
 """
 
 from __future__ import annotations
