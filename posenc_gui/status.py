@@ -14,9 +14,10 @@ from PySide6.QtWidgets import QWidget
 
 
 class SteadyLabel(QWidget):
-    """One line of text, as wide as the widest it has shown: a new text no wider repaints
-    the label alone, a wider one lays the status bar out again. Elided at the right where
-    the window leaves it less room."""
+    """One line of text, as wide as the widest it has shown and an em after it (the gap to
+    the next text in the bar): a new text no wider repaints the label alone, a wider one
+    lays the status bar out again. Elided at the right where the window leaves it less
+    room."""
 
     def __init__(self, *, objectName: str) -> None:
         super().__init__()
@@ -41,7 +42,8 @@ class SteadyLabel(QWidget):
         self.setText("")
 
     def sizeHint(self) -> QSize:
-        return QSize(self._width, self.fontMetrics().height())
+        metrics = self.fontMetrics()
+        return QSize(self._width + metrics.horizontalAdvance("M"), metrics.height())
 
     def minimumSizeHint(self) -> QSize:
         return QSize(0, self.fontMetrics().height())

@@ -57,3 +57,23 @@ def lightness(label: SteadyLabel) -> np.ndarray:
             for y in range(image.height())
         ]
     )
+
+
+def test_the_widest_text_keeps_a_gap_to_the_next_label(qtbot):
+    """At its widest the compute time still reads apart from the device label after it."""
+    label = SteadyLabel(objectName="timing")
+    window, _ = status_bar_with(qtbot, label)
+    device = QLabel("device: cpu")
+    window.statusBar().addPermanentWidget(device)
+    label.setText("Relative · ALiBi: compute 12.3 ms")  # its widest text
+    qtbot.waitUntil(lambda: device.x() > label.x() + label.fontMetrics().horizontalAdvance("R"))
+    qtbot.wait(20)
+    bar = window.statusBar().grab().toImage()
+    inked = [
+        x
+        for x in range(bar.width())
+        if any(bar.pixelColor(x, y).lightness() < 128 for y in range(bar.height()))
+    ]
+    text_end = max(x for x in inked if x < device.x())
+    device_start = min(x for x in inked if x >= device.x())
+    assert device_start - text_end >= label.fontMetrics().horizontalAdvance("M")
