@@ -15,9 +15,9 @@ from PySide6.QtWidgets import QWidget
 
 class SteadyLabel(QWidget):
     """One line of text, as wide as the widest it has shown and an em after it (the gap to
-    the next text in the bar): a new text no wider repaints the label alone, a wider one
-    lays the status bar out again. Elided at the right where the window leaves it less
-    room."""
+    the next text in the bar, where the window leaves the room): a new text no wider
+    repaints the label alone, a wider one lays the status bar out again. Elided at the right
+    where the window leaves it less room."""
 
     def __init__(self, *, objectName: str) -> None:
         super().__init__()

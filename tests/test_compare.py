@@ -303,13 +303,17 @@ def test_the_tab_makes_the_items_of_its_most_lines_ahead(window, drive, qtbot, m
     tab = window.tab("compare")
     drive(window, lambda: window.tabs.setCurrentWidget(tab), "compare")
     view = tab.similarity_view
-    # an item a line, but one for more than MAX_LINES_APART unnamed lines (ALiBi's heads)
-    most = sum(min(entry.most_lines, MAX_LINES_APART) for entry in tab.entries)
+    # an item a line, but one for more than MAX_LINES_APART unnamed lines (ALiBi's heads but
+    # its first, named)
+    most = sum(min(entry.most_lines, MAX_LINES_APART + 1) for entry in tab.entries)
     qtbot.waitUntil(lambda: len(view.curve_items) + len(view._set_aside) == most)
     made = []
     monkeypatch.setattr(view, "_new_item", lambda: made.append(1))
-    for heads in (MAX_LINES_APART, 128):
+    for heads in (MAX_LINES_APART, MAX_LINES_APART + 1, MAX_LINES_APART + 2, 128):
         drive(window, lambda h=heads: tab.setting_controls["n_heads"].setValue(h), "compare")
         lines = sum(entry.most_lines for entry in tab.entries) - 128 + heads
         assert len(view.drawn_curves()) == lines  # every entry at its most lines
+    # 8 positions: 128 heads together too (their 1,024 points would be marked apart)
+    drive(window, lambda: window.parameters.seq_len.setValue(8), "compare")
+    assert view._together is not None and view._together.isVisible()
     assert made == []

@@ -23,17 +23,16 @@ HEADS = 40
 
 def heads(log: bool) -> list[Curve]:
     """ALiBi-like lines over 64 positions (from 1 on a log axis), the first and last named,
-    each in its family colour."""
+    each in its family colour; one with a gap (NaN), one touching 0 (not drawn on a log
+    axis)."""
     x = np.arange(1 if log else 0, 64)
     slopes = 2.0 ** -np.linspace(0.5, 8.0, HEADS)
+    ys = 1.0 + slopes[:, None] * x
+    ys[5, 30] = np.nan
+    ys[9, 40] = 0.0
     return [
-        Curve(
-            f"head {h + 1}" if h in (0, HEADS - 1) else "",
-            x,
-            1.0 + slope * x,
-            color=family_colour(h, HEADS),
-        )
-        for h, slope in enumerate(slopes)
+        Curve(f"head {h + 1}" if h in (0, HEADS - 1) else "", x, y, color=family_colour(h, HEADS))
+        for h, y in enumerate(ys)
     ]
 
 

@@ -4,9 +4,9 @@ A curves view draws each curve through a pyqtgraph item of its own, and a new fr
 curve costs its item about 0.15 ms of Python (new data, a new colour) and its paint another
 0.14 ms. ALiBi's heads each have a colour of their own that every new number of heads changes:
 a step from 8 heads to 128 at 512 positions drew that view in 42 ms and painted it in 30.
-``LinesItem`` holds the unnamed solid lines of such a view and paints them all in one call, a
-path per line (its straight runs dropped on screen, found for all lines over the same x at
-once, as ``wide_lines`` does for one), each whole in its own opaque pen: 13 and 6 ms.
+``LinesItem`` holds the unnamed solid lines of such a view and paints them all in one call,
+each as an item of its own would (its straight runs dropped on screen, found for all lines
+over the same x at once), whole, in its own pen: 13 and 6 ms.
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
+from pyqtgraph.graphicsItems.PlotCurveItem import arrayToLineSegments
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QPainter, QPainterPath, QPen, QTransform
+from PySide6.QtGui import QPainter, QPen, QTransform
 
 from posenc_gui.views.curve_specs import Curve, Style, crowded, style_of
 from posenc_gui.views.data_bounds import Points, mapped
-from posenc_gui.views.style import pen
+from posenc_gui.views.style import current_look, pen
+from posenc_gui.views.unchanged import same_input
 from posenc_gui.views.wide_lines import SHIFTS, by_hair_lines, hair_line, straight_runs_kept
 
 PEN_REACH = 0.7072  # of a cosmetic pen's width: how far it draws beyond a point (pyqtgraph's)
@@ -33,16 +35,16 @@ Styled = tuple[Curve, Style]
 
 def apart_and_together(curves: Sequence[Curve]) -> tuple[list[Styled], list[Styled]]:
     """``curves`` with their styles: those drawn by an item each, and those drawn together by
-    a ``LinesItem``: the unnamed solid lines without markers, where there are more than
-    ``MAX_LINES_APART`` of them (none else: a legend entry, dashes and markers need an
-    item)."""
-    many = crowded(curves)
-    styled = [(curve, style_of(curve, index, crowded=many)) for index, curve in enumerate(curves)]
+    a ``LinesItem``: the unnamed solid lines, where there are more than ``MAX_LINES_APART``
+    of them (none else: a legend entry, dashes and scatter markers need an item). A view
+    drawing lines together marks no line's points (as a crowded one)."""
     plain = [
-        not curve.name and look is not None and look[:3] == (False, False, False)
-        for curve, (_, look) in styled
+        not (curve.name or curve.dashed or curve.scatter or curve.envelope) for curve in curves
     ]
-    if sum(plain) <= MAX_LINES_APART:
+    together = sum(plain) > MAX_LINES_APART
+    many = together or crowded(curves)
+    styled = [(curve, style_of(curve, index, crowded=many)) for index, curve in enumerate(curves)]
+    if not together:
         return styled, []
     return (
         [line for line, alone in zip(styled, plain, strict=True) if not alone],
@@ -51,36 +53,45 @@ def apart_and_together(curves: Sequence[Curve]) -> tuple[list[Styled], list[Styl
 
 
 class LinesItem(pg.GraphicsObject):
-    """Lines ``y(x)`` in view coordinates, each in its own cosmetic pen. On screen a 2 px
-    opaque line is painted as shifted hair-lines (``wide_lines.SHIFTS``); exports stroke
-    every line with its pen through its every point."""
+    """Lines ``y(x)``, each in its own cosmetic pen, drawn as the curves view's own items
+    draw a solid line: its finite points joined segment by segment (pyqtgraph's
+    ``segmentedLineMode``), a 2 px opaque line on screen as shifted hair-lines
+    (``wide_lines.SHIFTS``) through the points its straight runs keep; exports stroke every
+    line with its pen through its every finite point."""
 
     def __init__(self) -> None:
         super().__init__()
-        self._data: list[tuple[np.ndarray, np.ndarray]] = []
+        self._given: tuple[object, ...] | None = None  # what set_lines drew last
+        self._data: list[tuple[np.ndarray, np.ndarray]] = []  # finite x, y in view coordinates
         self._pens: list[QPen] = []
         self._hair_pens: list[QPen] = []
-        self._screen_paths: list[QPainterPath] = []
+        self._screen: list[Any] = []  # each line's segments painted on screen
         self._data_rect = QRectF()
         self._bounds: QRectF | None = None  # the data's rectangle and the pens' reach
         self.hide()  # shown while it draws lines
 
     def set_lines(self, lines: Sequence[Styled], log: tuple[bool, bool]) -> None:
-        """Draw ``lines`` (solid, unmarked: ``apart_and_together``) instead of those drawn,
-        on axes logarithmic where ``log`` says."""
+        """Draw ``lines`` (solid: ``apart_and_together``) instead of those drawn, on axes
+        logarithmic where ``log`` says; lines as drawn are left as they are."""
+        given = (lines, log, current_look())
+        if same_input(given, self._given):
+            return
+        self._given = given
         self.prepareGeometryChange()
-        self._data = [(mapped(line.x, log[0]), mapped(line.y, log[1])) for line, _ in lines]
+        self._data = [_finite(mapped(line.x, log[0]), mapped(line.y, log[1])) for line, _ in lines]
         self._pens = [pen(colour, width=look[3]) for _, (colour, look) in lines if look]
         self._hair_pens = [hair_line(line_pen) for line_pen in self._pens]
-        self._screen_paths = [
-            pg.arrayToQPath(x[kept], y[kept], connect="finite")
-            for (x, y), kept in zip(self._data, _straight_runs_kept(self._data), strict=True)
-        ]
+        kept = _straight_runs_kept(self._data)
+        self._screen = [_segments(x[k], y[k]) for (x, y), k in zip(self._data, kept, strict=True)]
+        drawn = [(x, y) for x, y in self._data if len(x)]
         self._data_rect = QRectF()
-        for path in self._screen_paths:  # a dropped point lies on its chord: within them
-            self._data_rect = self._data_rect.united(path.boundingRect())
+        if drawn:
+            low = [min(x.min() for x, _ in drawn), min(y.min() for _, y in drawn)]
+            high = [max(x.max() for x, _ in drawn), max(y.max() for _, y in drawn)]
+            self._data_rect = QRectF(low[0], low[1], high[0] - low[0], high[1] - low[1])
         self._bounds = None
         self.setVisible(bool(lines))  # none: nothing for a range to fit (pyqtgraph's own search)
+        self.informViewBoundsChanged()  # the view fits its range anew
         self.update()
 
     def bounded(self, lines: Sequence[Styled]) -> list[Points]:
@@ -111,6 +122,7 @@ class LinesItem(pg.GraphicsObject):
 
     def viewTransformChanged(self) -> None:
         """A new range: the pens' reach in view coordinates changes."""
+        super().viewTransformChanged()
         self._bounds = None
         self.prepareGeometryChange()
 
@@ -126,22 +138,34 @@ class LinesItem(pg.GraphicsObject):
         if exporting:
             for (x, y), line_pen in zip(self._data, self._pens, strict=True):
                 painter.setPen(line_pen)
-                painter.drawPath(pg.arrayToQPath(x, y, connect="finite"))
+                painter.drawLines(*_segments(x, y).drawargs())
             return
         world = painter.transform()
-        for path, line_pen, hair_pen in zip(
-            self._screen_paths, self._pens, self._hair_pens, strict=True
+        for segments, line_pen, hair_pen in zip(
+            self._screen, self._pens, self._hair_pens, strict=True
         ):
             if not by_hair_lines(painter, line_pen):
                 painter.setPen(line_pen)
-                painter.drawPath(path)
+                painter.drawLines(*segments.drawargs())
                 continue
             # each line whole over those before it, as items of their own would be
             painter.setPen(hair_pen)
             for dx, dy in SHIFTS:  # a translation after the world transform: device pixels
                 painter.setTransform(world * QTransform.fromTranslate(dx, dy))
-                painter.drawPath(path)
+                painter.drawLines(*segments.drawargs())
         painter.setTransform(world)
+
+
+def _finite(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The points of a line drawn: both coordinates finite (not NaN, nor a non-positive
+    value on a log axis); pyqtgraph's items join the points either side of a gap too."""
+    finite = np.isfinite(x) & np.isfinite(y)
+    return (x, y) if finite.all() else (x[finite], y[finite])
+
+
+def _segments(x: np.ndarray, y: np.ndarray) -> Any:
+    """A line's segments, point to point, as pyqtgraph's ``segmentedLineMode`` paints them."""
+    return arrayToLineSegments(x, y, connect="all", finiteCheck=False)
 
 
 def _straight_runs_kept(lines: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:

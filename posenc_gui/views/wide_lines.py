@@ -153,7 +153,7 @@ def straight_runs_kept(x: np.ndarray, ys: np.ndarray) -> np.ndarray:
     if not (dx > 0).all():
         return keep
     ys = np.where(finite[:, None], ys, 0.0)  # rows not finite keep all (below)
-    height, width = np.ptp(ys, axis=1)[:, None], float(x[-1] - x[0])
+    height, width = np.ptp(ys, axis=1)[:, None].astype(float), float(x[-1] - x[0])
     slopes = np.diff(ys, axis=1) / dx
     keep[:, 1:-1] = np.abs(np.diff(slopes, axis=1)) > SAME_SLOPE * height / width
     keep[:, ::LONGEST_RUN] = True

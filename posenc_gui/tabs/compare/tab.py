@@ -70,8 +70,9 @@ class CompareTab(Tab):
             tr("relative distance k"),
             tr("similarity (1 at k = 0)"),
             min_plot_height=PLOT_HEIGHT,
-            # a step to more ALiBi heads makes no item (more than MAX_LINES_APART are one)
-            ahead=sum(min(entry.most_lines, MAX_LINES_APART) for entry in self.entries),
+            # a step to more ALiBi heads makes no item (a family's first line is named; more
+            # than MAX_LINES_APART unnamed ones are one item)
+            ahead=sum(min(entry.most_lines, MAX_LINES_APART + 1) for entry in self.entries),
         )
         self.table = QTableWidget(len(CRITERIA), len(self.entries), objectName="comparison")
         self.table.setVerticalHeaderLabels([tr(c) for c in CRITERIA])

@@ -163,9 +163,9 @@ class RelativeTab(Tab):
             tr("(d) ALiBi bias against distance"),
             "i − j",
             tr("−mₕ·|i − j|"),  # the bias (the title says so): short enough for a low plot
-            # an item per head up to MAX_LINES_APART (more are one item): a step to more
-            # heads makes none
-            ahead=min(MAX_HEADS, MAX_LINES_APART),
+            # an item per head while at most MAX_LINES_APART are unnamed (all but the first
+            # and last; more are one item): a step to more heads makes none
+            ahead=min(MAX_HEADS, MAX_LINES_APART + 2),
         )
         self.content_view = HeatmapView(
             tr("(e) Content qᵢ·kⱼ/√d"), tr("key j"), tr("query i"), tr("score"), square=True
