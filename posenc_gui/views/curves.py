@@ -162,7 +162,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             self._together = LinesItem()
             self._together.setZValue(MANY_LINES_Z)
             self.plot.addItem(self._together)
-        if self._together is not None and (together or self._together.drawn):
+        if self._together is not None:  # (lines as drawn are left as they are)
             self._together.set_lines(together, self._log)
         # Items are kept and updated where the same kinds come again (a new frame of the same
         # view): creating pyqtgraph items costs more than drawing a frame's data, and styling

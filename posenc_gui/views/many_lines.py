@@ -83,12 +83,9 @@ class LinesItem(pg.GraphicsObject):
         self._hair_pens = [hair_line(line_pen) for line_pen in self._pens]
         kept = _straight_runs_kept(self._data)
         self._screen = [_segments(x[k], y[k]) for (x, y), k in zip(self._data, kept, strict=True)]
-        drawn = [(x, y) for x, y in self._data if len(x)]
-        self._data_rect = QRectF()
-        if drawn:
-            low = [min(x.min() for x, _ in drawn), min(y.min() for _, y in drawn)]
-            high = [max(x.max() for x, _ in drawn), max(y.max() for _, y in drawn)]
-            self._data_rect = QRectF(low[0], low[1], high[0] - low[0], high[1] - low[1])
+        x = np.concatenate([x for x, _ in self._data]) if lines else np.empty(0)
+        y = np.concatenate([y for _, y in self._data]) if lines else np.empty(0)
+        self._data_rect = QRectF(x.min(), y.min(), np.ptp(x), np.ptp(y)) if len(x) else QRectF()
         self._bounds = None
         self.setVisible(bool(lines))  # none: nothing for a range to fit (pyqtgraph's own search)
         self.informViewBoundsChanged()  # the view fits its range anew
@@ -101,11 +98,6 @@ class LinesItem(pg.GraphicsObject):
         x = np.concatenate([line.x for line, _ in lines])
         y = np.concatenate([line.y for line, _ in lines])
         return [(x, y, self.pixelPadding(), self)]
-
-    @property
-    def drawn(self) -> bool:
-        """Whether it draws any line."""
-        return bool(self._data)
 
     def pixelPadding(self) -> float:
         """Pixels the pens draw beyond the points, at most."""
