@@ -148,3 +148,39 @@ def test_each_visit_of_a_slider_moves_it_to_a_value_it_has_not_had(window):
     assert len(thetas) == 7 and len(set(thetas)) == 7
     low, high = window.parameters.theta.box.minimum(), window.parameters.theta.box.maximum()
     assert all(low < theta < high for theta in thetas[1:])  # inside the range, not its ends
+
+
+def test_a_step_that_brings_another_page_is_undone_once_that_page_has_painted(window, qtbot):
+    """A scheme brings its own page to the front: it paints as a user sees it, and the step is
+    then undone (untimed) in other turns of the event loop, not in the same one."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication, QGraphicsView
+
+    from posenc_gui.bench.driver import Bench
+    from posenc_gui.bench.steps import _change
+
+    tab = window.tab("relative")
+    window.tabs.setCurrentWidget(tab)
+    tab.show_page("distances")
+    bench = Bench(window, QApplication.instance())
+    bench.settle(0.3)
+    painted: list[str] = []
+
+    class Paints(QObject):
+        def eventFilter(self, watched, event) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                painted.append(tab.current_page())
+            return False
+
+    paints = Paints()
+    for view in tab.view_names().values():
+        QGraphicsView.viewport(view).installEventFilter(paints)
+    alibi = tab.scheme.findData("alibi")
+    tab.scheme.setCurrentIndex(alibi - 1)  # the next scheme is ALiBi's: its page comes to front
+    tab.show_page("distances")
+    bench.settle(0.3)
+    painted.clear()
+    timings = bench.measure("relative", [("scheme", _change(tab.scheme, 0))])
+    assert tab.current_page() == "distances" and tab.scheme.currentIndex() == alibi - 1
+    assert timings.first == []  # untimed
+    assert "alibi" in painted  # ALiBi's page was on screen before the step was undone

@@ -1,12 +1,22 @@
 """The tab widgets holding tabs and pages lay themselves out, and repaint whole, only where
-what they lay out changed."""
+what they lay out changed; a page brought to the front paints its views once."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
-from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import (
+    QApplication,
+    QGraphicsView,
+    QLabel,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
-from posenc_gui.views.page import SteadyTabWidget
+from posenc_gui.views import Curve, CurvesView, HeatmapView
+from posenc_gui.views.page import SteadyTabWidget, ViewPage
 from tests.paint_count import PaintCount
 
 
@@ -56,3 +66,40 @@ def test_what_it_lays_out_still_moves(qtbot):
     tabs.resize(500, 600)
     qtbot.wait(50)
     assert tabs.currentWidget().height() > 500  # the page follows the new size
+
+
+def test_a_page_brought_to_the_front_paints_each_of_its_views_once(qtbot):
+    """Qt activates a view's scene as the view is shown in an active window, and every plot,
+    axis and legend of an activated scene repaints: each view of the page painted twice."""
+    tabs = SteadyTabWidget()
+    pages = []
+    for name in ("one", "two"):
+        views = (CurvesView("t", "x", "y"), HeatmapView("t", "x", "y", "v"))
+        tabs.addTab(ViewPage(list(views), 2, objectName=name), name)
+        pages.append(views)
+    qtbot.addWidget(tabs)
+    tabs.resize(800, 400)
+    tabs.show()
+    qtbot.waitExposed(tabs)
+    tabs.activateWindow()
+    qtbot.waitUntil(tabs.isActiveWindow)
+    for index, (curves, heatmap) in enumerate(pages):
+        tabs.setCurrentIndex(index)
+        curves.set_curves([Curve("a", np.arange(10.0), np.arange(10.0) ** 2)])
+        heatmap.set_data(np.arange(12.0).reshape(3, 4))
+        qtbot.wait(100)
+    tabs.setCurrentIndex(0)
+    qtbot.wait(100)
+    counts = [PaintCount() for _ in pages[1]]
+    for count, view in zip(counts, pages[1], strict=True):
+        QGraphicsView.viewport(view).installEventFilter(count)
+    tabs.setCurrentIndex(1)
+    qtbot.wait(100)
+    assert [count.paints for count in counts] == [1, 1]
+    # the window deactivated and activated again (another application in between), as Qt
+    # tells each of its widgets: nothing to paint anew
+    for view in pages[1]:
+        for kind in (QEvent.Type.WindowDeactivate, QEvent.Type.WindowActivate):
+            QApplication.sendEvent(view, QEvent(kind))
+    qtbot.wait(100)
+    assert [count.paints for count in counts] == [1, 1]

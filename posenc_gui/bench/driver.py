@@ -205,7 +205,11 @@ class Bench:
         if isinstance(back, bool):  # nothing could change
             return
         if tab.current_page() != page:  # it brings its own page to the front (a scheme does)
-            back()  # not a change of this page's views: undone, untimed
+            # not a change of this page's views: untimed, and undone once that page is on
+            # screen, as a user would (two page changes in one turn of the event loop would
+            # stall it as no user can)
+            self.settle(0.3)
+            back()
             tab.show_page(page)
             self.wait_frame(self.page_channel(tab), len(self.drawn))
             self.settle(0.3)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QShowEvent
 
 from posenc_gui.views.axes import CompactAxis, fit_height
@@ -26,7 +26,17 @@ LABEL_ROUNDS = 2  # tick labels laid out, the layout; again where that resized a
 
 class DeferredDrawing:
     """Mixed into a view (before its pyqtgraph class): methods marked ``when_shown`` wait for
-    the view to be shown."""
+    the view to be shown. Its scene is never activated: Qt activates a view's scene when the
+    view is shown (its page brought to the front, the window activated), and every plot, axis
+    and legend of an activated scene repaints, so a page came to the front painted each of its
+    views twice in one turn of the event loop (the second time for nothing: plots look the
+    same active or not, and none takes the keyboard)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        view = cast(pg.GraphicsView, self)  # the pyqtgraph view it is mixed into
+        self._never_activated = _NeverActivated(view)
+        view.scene().installEventFilter(self._never_activated)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)  # type: ignore[misc]
@@ -95,6 +105,13 @@ def settle(views: Iterable[object]) -> None:
         refitted = [fit_height(view, view.centralWidget) for view in shown]
         if not any(refitted) and all(axis.picture is not None for axis in axes):
             break  # no axis resized since its labels were laid out, no view's height changed
+
+
+class _NeverActivated(QObject):
+    """Drops the (de)activation Qt sends a view's scene."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        return event.type() in (QEvent.Type.WindowActivate, QEvent.Type.WindowDeactivate)
 
 
 def _pending(view: object) -> dict[str, Callable[[], Any]]:
