@@ -1,4 +1,5 @@
-"""Drawing a view only when it can be seen, and settling its ranges before it paints.
+"""Drawing a view only when it can be seen, settling its ranges before it paints, and
+painting it once when shown.
 
 A tab's frame feeds every view of every page, but only the page in front is on screen: a view
 hidden behind another page keeps the last call of each drawing method and makes those calls
@@ -28,9 +29,9 @@ class DeferredDrawing:
     """Mixed into a view (before its pyqtgraph class): methods marked ``when_shown`` wait for
     the view to be shown. Its scene is never activated: Qt activates a view's scene when the
     view is shown (its page brought to the front, the window activated), and every plot, axis
-    and legend of an activated scene repaints, so a page came to the front painted each of its
-    views twice in one turn of the event loop (the second time for nothing: plots look the
-    same active or not, and none takes the keyboard)."""
+    and legend of an activated scene repaints, so a page brought to the front painted each of
+    its views up to three times in one turn of the event loop (the others for nothing: plots
+    look the same active or not; hover, zoom, pan and menus work without it)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
