@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from posenc_gui.views import Curve, CurvesView, HeatmapView
+from posenc_gui.views.axes import SHRINK_AFTER_MS
 from posenc_gui.views.page import SteadyTabWidget, ViewPage
 from tests.paint_count import PaintCount
 
@@ -70,7 +71,9 @@ def test_what_it_lays_out_still_moves(qtbot):
 
 def test_a_page_brought_to_the_front_paints_each_of_its_views_once(qtbot):
     """Qt activates a view's scene as the view is shown in an active window, and every plot,
-    axis and legend of an activated scene repaints: each view of the page painted twice."""
+    axis and legend of an activated scene repaints: each view of the page painted three
+    times. An axis that gave back room behind the page needed it again at the first paint,
+    laying the view out anew: a second paint."""
     tabs = SteadyTabWidget()
     pages = []
     for name in ("one", "two"):
@@ -89,12 +92,13 @@ def test_a_page_brought_to_the_front_paints_each_of_its_views_once(qtbot):
         heatmap.set_data(np.arange(12.0).reshape(3, 4))
         qtbot.wait(100)
     tabs.setCurrentIndex(0)
-    qtbot.wait(100)
+    qtbot.wait(SHRINK_AFTER_MS + 200)  # long enough for axes to give back room
     counts = [PaintCount() for _ in pages[1]]
     for count, view in zip(counts, pages[1], strict=True):
         QGraphicsView.viewport(view).installEventFilter(count)
     tabs.setCurrentIndex(1)
-    qtbot.wait(100)
+    qtbot.waitUntil(lambda: all(count.paints for count in counts))
+    qtbot.wait(100)  # time for any paint more
     assert [count.paints for count in counts] == [1, 1]
     # the window deactivated and activated again (another application in between), as Qt
     # tells each of its widgets: nothing to paint anew

@@ -41,8 +41,9 @@ class CompactAxis(pg.AxisItem):
     def _updateMaxTextSize(self, x: int) -> None:
         """Called from each paint with the room its labels need: grown at once (no label is
         ever cut), given back once SHRINK_AFTER_MS passed with no frame (``hold_room``) after
-        a paint that needed less. While a control moves, labels a little narrower, then wider
-        again, would otherwise re-lay the view out and paint it twice a frame."""
+        a paint that needed less, if its view is on screen then. While a control moves, labels
+        a little narrower, then wider again, would otherwise re-lay the view out and paint it
+        twice a frame."""
         self._needed = x
         if x > self._room():
             self._shrink.stop()
@@ -85,6 +86,9 @@ class CompactAxis(pg.AxisItem):
         return picture
 
     def _give_back_room(self) -> None:
+        scene = self.scene()
+        if scene is None or not any(view.isVisible() for view in scene.views()):
+            return  # behind another page: its next paint, once shown, decides again
         if self._needed < self._room() - ROOM_SLACK_PX:
             self._set_room(self._needed)
 
