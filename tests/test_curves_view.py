@@ -694,14 +694,16 @@ def test_new_axes_map_each_curve_once(qtbot, monkeypatch):
         np.testing.assert_allclose(item.curve.getData()[0], np.log10(curve.x))
 
 
-def test_log_axes_from_the_plots_own_menu_map_the_curves_at_once(qtbot):
-    """Only a frame that hands the curves their data for new axes defers their mapping; the
-    plot's own menu (Plot Options → Transforms) maps them as pyqtgraph does."""
+def test_a_curve_added_on_log_axes_is_drawn_on_them(qtbot):
+    """An item made for a plot already on log axes takes them from the plot as it is added
+    (only a frame's new axes wait for the data it hands)."""
     view = CurvesView("t", "x", "y")
     qtbot.addWidget(view)
     x = np.arange(1.0, 50.0)
-    view.set_curves([Curve("a", x, x), Curve("b", x, 2 * x)])
-    view.plot.ctrl.logXCheck.setChecked(True)
+    view.set_log(x=True)
+    view.set_curves([Curve("a", x, x)])
+    view.set_curves([Curve("a", x, x), Curve("b", x, 2 * x), Curve("c", x, 3 * x)])
+    assert len(view.curve_items) == 3
     for item in view.curve_items:
         np.testing.assert_allclose(item.curve.getData()[0], np.log10(x))
 

@@ -240,7 +240,13 @@ def _whole(levels: list, low: float, high: float) -> list:
 
 
 def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> None:
-    """Title, axis labels and readable tick fonts for one plot."""
+    """Title, axis labels and readable tick fonts for one plot. Its right-click menu keeps the
+    view's range and mouse mode and the export, without pyqtgraph's "Plot Options": their
+    transforms (log axes, FFT, dy/dx) and display changes (points, downsampling, averaging)
+    re-derive the drawn data behind the view's back, which holds per-pixel means and ranges
+    computed for the view's own axes (log axes set there left the data bounds and the lines
+    drawn together linear: a range to 10⁶⁰)."""
+    plot.setMenuEnabled(False, enableViewBoxMenu=None)
     wrap_title(plot)
     set_title(plot, title)
     plot.layout.setRowSpacing(0, END_ROOM_PX * current_look().scale)  # for end tick labels

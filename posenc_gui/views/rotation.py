@@ -157,6 +157,7 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
         plot.hideButtons()
         wrap_title(plot)
         plot.setMouseEnabled(x=False, y=False)
+        plot.setMenuEnabled(False, enableViewBoxMenu=None)  # as style_plot's: no transforms
         plot.hideAxis("left")  # the circle is the scale; axes would crowd the small multiples
         plot.hideAxis("bottom")
         without_si_prefixes(plot)

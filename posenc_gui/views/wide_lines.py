@@ -234,7 +234,7 @@ class CurveItem(pg.PlotDataItem):
         calls it) or ``follow_log_mode``, not at once as well (Compare's log distance axis
         derived each curve twice)."""
         if not self.map_with_next_data:
-            super().setLogMode(xState, yState)  # the plot's own menu, say: mapped now
+            super().setLogMode(xState, yState)  # an item added to a log plot: mapped now
             return
         if self.opts["logMode"] == [xState, yState]:
             return

@@ -1,0 +1,86 @@
+"""A plot's right-click menu: its range, mouse mode and export, no transforms of drawn data."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu
+
+from posenc_gui.views import Curve, CurvesView, HeatmapView
+from posenc_gui.views.rotation import RotationPanel, RotationView
+
+
+def menu_texts(menu: QMenu) -> list[str]:
+    """The texts of a menu's actions and of its submenus' actions."""
+    texts = []
+    for action in menu.actions():
+        texts.append(action.text())
+        if action.menu() is not None:
+            texts += menu_texts(action.menu())
+    return texts
+
+
+def right_click_menu(qtbot, view: QGraphicsView, item) -> list[str]:
+    """Right-click the middle of ``item`` and read the menu that pops up (then closed)."""
+    middle = view.mapFromScene(item.sceneBoundingRect().center())
+    seen: list[str] = []
+
+    def read_and_close() -> None:
+        popup = QApplication.activePopupWidget()
+        if isinstance(popup, QMenu):
+            seen.extend(menu_texts(popup))
+            popup.close()
+
+    QTimer.singleShot(50, read_and_close)
+    qtbot.mouseClick(QGraphicsView.viewport(view), Qt.MouseButton.RightButton, pos=middle)
+    qtbot.waitUntil(lambda: bool(seen), timeout=2000)
+    return seen
+
+
+def curves(qtbot) -> tuple[QGraphicsView, object]:
+    view = CurvesView("t", "x", "y")
+    x = np.arange(1.0, 50.0)
+    view.set_curves([Curve("a", x, x)])
+    return view, view.plot.vb
+
+
+def heatmap(qtbot) -> tuple[QGraphicsView, object]:
+    view = HeatmapView("t", "x", "y", "z")
+    view.set_data(np.arange(12.0).reshape(3, 4))
+    return view, view.plot.vb
+
+
+def rotation(qtbot) -> tuple[QGraphicsView, object]:
+    view = RotationView()
+    angles = np.linspace(0.0, 3.0, 20)
+    trail = np.stack([np.cos(angles), np.sin(angles)], axis=1)  # [T, 2]
+    view.set_panels([RotationPanel("pair 0", trail)])
+    return view, view.panels[0][0].vb
+
+
+@pytest.mark.parametrize("make", [curves, heatmap, rotation])
+def test_a_plots_menu_has_its_range_and_export_but_no_transforms(qtbot, make):
+    """pyqtgraph's "Plot Options" (log axes, FFT, dy/dx, points, downsampling) would re-derive
+    the per-pixel means a view draws, behind its back: a log axis from there left the data
+    bounds linear (a range to 10⁶⁰). The view's own menu stays."""
+    view, box = make(qtbot)
+    qtbot.addWidget(view)
+    view.resize(600, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.wait(50)
+    texts = right_click_menu(qtbot, view, box)
+    assert "View All" in texts and "Export..." in texts
+    assert not {"Plot Options", "Transforms", "Log X", "Log Y", "Downsample"} & set(texts)
+
+
+def test_the_check_sees_pyqtgraphs_plot_options_where_a_plot_has_them(qtbot):
+    view, box = curves(qtbot)
+    view.plot.setMenuEnabled(True, enableViewBoxMenu=None)  # as pyqtgraph makes a plot
+    qtbot.addWidget(view)
+    view.resize(600, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.wait(50)
+    assert "Plot Options" in right_click_menu(qtbot, view, box)
