@@ -26,13 +26,15 @@ from posenc_gui.tab import Tab
 class ExportDialog(QDialog):
     """Export one view of a tab: PNG (1×, 2×, 4×), SVG, CSV, .npy or .npz; or copy its image."""
 
-    def __init__(self, tab: Tab, parent: QWidget | None = None) -> None:
+    def __init__(self, tab: Tab, parent: QWidget | None = None, *, view: str = "") -> None:
+        """``view``: the name of the view chosen at first (default: the first listed)."""
         super().__init__(parent)
         self.setWindowTitle(tr("Export or copy a view"))
         self.tab = tab
         self.view = QComboBox(objectName="view")
-        for name, view in sorted(tab.view_names().items()):
-            self.view.addItem(view_title(view, name), name)  # shown by its title
+        for name, widget in sorted(tab.view_names().items()):
+            self.view.addItem(view_title(widget, name), name)  # shown by its title
+        self.view.setCurrentIndex(max(0, self.view.findData(view)))
         self.scale = QComboBox(objectName="scale")
         for factor in SCALES:
             self.scale.addItem(f"{factor}×", factor)

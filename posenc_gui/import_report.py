@@ -57,3 +57,26 @@ class ImportReport(QDialog):
             for row in range(table.rowCount())
         ]
         return [tuple(item.text() if item else "" for item in row) for row in items]
+
+
+def import_summary(source: str, model: ModelRope) -> str:
+    """What an import of ``model`` from ``source`` set: its RoPE, its layer types (the tabs
+    show the full-attention layers) and the keys it ignored."""
+    scaling = model.primary
+    summary = tr("Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}").format(
+        source, scaling.method, scaling.head_dim, scaling.base
+    )
+    if len(model.layer_types) > 1:
+        kinds = ", ".join(
+            f"{layer.layer_type} ({len(layer.layers)})"
+            + ("" if layer.scaling is None else f" θ {layer.scaling.base:g} {layer.scaling.method}")
+            for layer in model.layer_types
+        )
+        summary += tr(
+            "; layer types: {0} — the tabs show the full-attention layers, the extension "
+            "tab's Layer types page all of them"
+        ).format(kinds)
+    ignored = [key for key, _ in model.ignored]
+    if ignored:
+        summary += tr("; ignored keys: {0} (why: File → Import report…)").format(", ".join(ignored))
+    return summary

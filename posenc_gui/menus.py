@@ -8,6 +8,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pyqtgraph import GraphicsView
+from pyqtgraph.GraphicsScene import GraphicsScene
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox
 
@@ -16,6 +18,7 @@ from posenc_gui.engine import available_devices
 from posenc_gui.export_dialog import ExportDialog
 from posenc_gui.files import read_file
 from posenc_gui.i18n import LANGUAGES, N_, language, tr
+from posenc_gui.tab import Tab
 from posenc_gui.views.style import COLORMAPS, THEMES, current_look
 
 if TYPE_CHECKING:
@@ -197,6 +200,21 @@ def _save_session(window: MainWindow) -> None:
 
 def _export(window: MainWindow) -> None:
     ExportDialog(window.tab_at(window.tabs.currentIndex()), window).exec()
+
+
+def offer_export(window: MainWindow, tab: Tab) -> None:
+    """Each plot view's right-click "Export..." opens the export dialog on that view, in place
+    of pyqtgraph's own dialog (untranslated, without the sizes, caption and exact SVG text of
+    posenc_gui.export, and offering exporters that need packages the app does not have)."""
+    for name, view in tab.view_names().items():
+        scene = view.scene() if isinstance(view, GraphicsView) else None
+        if isinstance(scene, GraphicsScene):
+            (action,) = scene.contextMenu  # pyqtgraph's one: "Export..."
+            action.triggered.disconnect()
+            action.setText(tr("Export or copy this view…"))
+            action.triggered.connect(
+                lambda _=False, name=name: ExportDialog(tab, window, view=name).exec()
+            )
 
 
 def _report(window: MainWindow, action: Callable[..., str], *args: object) -> bool:

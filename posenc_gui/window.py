@@ -20,8 +20,8 @@ from posenc_gui.encodings.model_config import ModelRope
 from posenc_gui.engine import NOT_COMPUTED_MS, Engine
 from posenc_gui.files import check_writable_folder, read_file, write_atomic
 from posenc_gui.i18n import language, set_language, tr
-from posenc_gui.import_report import ImportReport
-from posenc_gui.menus import build_menus
+from posenc_gui.import_report import ImportReport, import_summary
+from posenc_gui.menus import build_menus, offer_export
 from posenc_gui.parameters import ParameterPanel
 from posenc_gui.paths import resource_path
 from posenc_gui.presets import Preset, load_presets, read_config_json
@@ -250,30 +250,7 @@ class MainWindow(QMainWindow):
         config, model = read_config_json(data)
         self.apply_preset(Preset(source, "rope", config, "half", {"config": source}))
         self.imported = (source, model)
-        scaling = model.primary
-        summary = tr("Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}").format(
-            source, scaling.method, scaling.head_dim, scaling.base
-        )
-        if len(model.layer_types) > 1:
-            kinds = ", ".join(
-                f"{layer.layer_type} ({len(layer.layers)})"
-                + (
-                    ""
-                    if layer.scaling is None
-                    else f" θ {layer.scaling.base:g} {layer.scaling.method}"
-                )
-                for layer in model.layer_types
-            )
-            summary += tr(
-                "; layer types: {0} — the tabs show the full-attention layers, the extension "
-                "tab's Layer types page all of them"
-            ).format(kinds)
-        ignored = [key for key, _ in model.ignored]
-        if ignored:
-            summary += tr("; ignored keys: {0} (why: File → Import report…)").format(
-                ", ".join(ignored)
-            )
-        return summary
+        return import_summary(source, model)
 
     def show_import_report(self) -> None:
         """Show what the last import read and ignored (non-modal)."""
@@ -300,6 +277,7 @@ class MainWindow(QMainWindow):
         tab = registry.tab_class(self._specs[index].name)(self._context)
         self._defaults[tab.name] = settings(tab)
         tab.hovered.connect(self.hover_label.setText)
+        offer_export(self, tab)
         current = self.tabs.currentIndex()
         with QSignalBlocker(self.tabs):  # the same tab stays shown: nothing changed for it
             self.tabs.removeTab(index)

@@ -21,8 +21,9 @@ def menu_texts(menu: QMenu) -> list[str]:
     return texts
 
 
-def right_click_menu(qtbot, view: QGraphicsView, item) -> list[str]:
-    """Right-click the middle of ``item`` and read the menu that pops up (then closed)."""
+def right_click_menu(qtbot, view: QGraphicsView, item, choose: str = "") -> list[str]:
+    """Right-click the middle of ``item`` and read the menu that pops up, then close it (or
+    choose its action ``choose``)."""
     middle = view.mapFromScene(item.sceneBoundingRect().center())
     seen: list[str] = []
 
@@ -30,7 +31,10 @@ def right_click_menu(qtbot, view: QGraphicsView, item) -> list[str]:
         popup = QApplication.activePopupWidget()
         if isinstance(popup, QMenu):
             seen.extend(menu_texts(popup))
+            chosen = [action for action in popup.actions() if action.text() == choose]
             popup.close()
+            for action in chosen:
+                action.trigger()
 
     QTimer.singleShot(50, read_and_close)
     qtbot.mouseClick(QGraphicsView.viewport(view), Qt.MouseButton.RightButton, pos=middle)
@@ -71,7 +75,7 @@ def test_a_plots_menu_has_its_range_and_export_but_no_transforms(qtbot, make):
     qtbot.waitExposed(view)
     qtbot.wait(50)
     texts = right_click_menu(qtbot, view, box)
-    assert "View All" in texts and "Export..." in texts
+    assert "View All" in texts and "Export..." in texts  # pyqtgraph's: the view alone
     assert not {"Plot Options", "Transforms", "Log X", "Log Y", "Downsample"} & set(texts)
 
 
@@ -84,3 +88,23 @@ def test_the_check_sees_pyqtgraphs_plot_options_where_a_plot_has_them(qtbot):
     qtbot.waitExposed(view)
     qtbot.wait(50)
     assert "Plot Options" in right_click_menu(qtbot, view, box)
+
+
+def test_a_views_export_opens_the_apps_export_dialog_on_that_view(window, qtbot, monkeypatch):
+    """In the window, a view's "Export..." is the app's dialog (its sizes, caption, formats,
+    translated), with that view chosen; pyqtgraph's own dialog never opens."""
+    from posenc_gui.export_dialog import ExportDialog
+
+    opened: list[tuple[str, str]] = []
+    monkeypatch.setattr(
+        ExportDialog, "exec", lambda dialog: opened.append((dialog.tab.name, dialog.view_name()))
+    )
+    tab = window.tab("rope")
+    window.tabs.setCurrentWidget(tab)
+    view = tab.show_view("decay")
+    qtbot.waitUntil(lambda: not tab.is_waiting(), timeout=20_000)
+    qtbot.wait(50)
+    texts = right_click_menu(qtbot, view, view.plot.vb, choose="Export or copy this view…")
+    assert "Export or copy this view…" in texts and "Export..." not in texts
+    assert opened == [("rope", "decay")]
+    assert view.scene().exportDialog is None

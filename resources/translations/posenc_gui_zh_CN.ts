@@ -92,6 +92,10 @@
       <translation>粗略预览：像素较少，精确帧计算完成后替换</translation>
     </message>
     <message>
+      <source>Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}</source>
+      <translation>已载入 {0}：{1} RoPE，head_dim {2}，θ {3:g}</translation>
+    </message>
+    <message>
       <source>[{0}, … ({1} items)]</source>
       <translation>[{0}, …（共 {1} 项）]</translation>
     </message>
@@ -110,6 +114,14 @@
     <message>
       <source>read or ignored</source>
       <translation>读取或忽略</translation>
+    </message>
+    <message>
+      <source>; layer types: {0} — the tabs show the full-attention layers, the extension tab's Layer types page all of them</source>
+      <translation>；层类型：{0} —— 各标签页显示全注意力层，上下文扩展标签页的“层类型”页显示全部</translation>
+    </message>
+    <message>
+      <source>; ignored keys: {0} (why: File → Import report…)</source>
+      <translation>；忽略的键：{0}（原因见 文件 → 导入报告…）</translation>
     </message>
     <message>
       <source>Import report: {0}</source>
@@ -246,6 +258,10 @@
     <message>
       <source>Transformer positional encodings made visible: absolute sinusoidal, relative and rotary.</source>
       <translation>让 Transformer 位置编码看得见：绝对正弦、相对与旋转位置编码。</translation>
+    </message>
+    <message>
+      <source>Export or copy this view…</source>
+      <translation>导出或复制此视图…</translation>
     </message>
     <message>
       <source>seq_len (positions)</source>
@@ -1552,20 +1568,8 @@
       <translation>无变化</translation>
     </message>
     <message>
-      <source>Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}</source>
-      <translation>已载入 {0}：{1} RoPE，head_dim {2}，θ {3:g}</translation>
-    </message>
-    <message>
       <source>No config.json imported yet: File → Open config.json…</source>
       <translation>尚未导入 config.json：文件 → 打开 config.json…</translation>
-    </message>
-    <message>
-      <source>; layer types: {0} — the tabs show the full-attention layers, the extension tab's Layer types page all of them</source>
-      <translation>；层类型：{0} —— 各标签页显示全注意力层，上下文扩展标签页的“层类型”页显示全部</translation>
-    </message>
-    <message>
-      <source>; ignored keys: {0} (why: File → Import report…)</source>
-      <translation>；忽略的键：{0}（原因见 文件 → 导入报告…）</translation>
     </message>
     <message>
       <source>{0}: frame already on screen, nothing computed</source>
