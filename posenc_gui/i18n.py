@@ -1,8 +1,10 @@
-"""The interface language: English source strings, 简体中文 from resources/translations."""
+"""The interface language: English source strings, 简体中文 from resources/translations; Qt's
+own texts (dialog buttons, file dialogs) from Qt's catalogs, and the texts of pyqtgraph's plot
+menu from the app's catalog."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from posenc_gui.choices import LANGUAGES
 from posenc_gui.paths import resource_path
@@ -12,6 +14,40 @@ __all__ = ["LANGUAGES", "N_", "language", "set_language", "tr"]
 
 _installed: list[QTranslator] = []
 _language = ["en"]
+
+# pyqtgraph's plot menu looks its texts up under its own contexts ("X axis" is "X" and "axis")
+LIBRARY_CONTEXTS = ("ViewBox", "Form")
+LIBRARY_TEXTS = (
+    N_("View All"),
+    N_("axis"),
+    N_("Mouse Mode"),
+    N_("3 button"),
+    N_("1 button"),
+    N_("Link Axis:"),
+    N_("Auto"),
+    N_("Manual"),
+    N_("Invert Axis"),
+    N_("Mouse Enabled"),
+    N_("Visible Data Only"),
+    N_("Auto Pan Only"),
+)
+
+
+class _LibraryTexts(QTranslator):
+    """Translates pyqtgraph's LIBRARY_TEXTS from the app's catalog. Anything else gets None,
+    Qt's null string, which lets the next translator answer (an empty string would be taken
+    as the translation)."""
+
+    def __init__(self, catalog: QTranslator) -> None:
+        super().__init__()
+        self._catalog = catalog
+
+    def translate(
+        self, context: str, source: str, disambiguation: str | None = None, n: int = -1
+    ) -> str | None:
+        if context not in LIBRARY_CONTEXTS or source not in LIBRARY_TEXTS:
+            return None
+        return self._catalog.translate("", source, disambiguation, n)
 
 
 def tr(text: str) -> str:
@@ -36,7 +72,12 @@ def set_language(name: str) -> None:
         translator = QTranslator()
         if not translator.load(str(resource_path("translations", f"posenc_gui_{name}.qm"))):
             raise ValueError(f"lang: the {name} translation is missing from resources/")
-        app.installTranslator(translator)
-        _installed.append(translator)
+        qt = QTranslator()  # shipped with Qt; where it is not, Qt's own texts stay English
+        found = qt.load(
+            f"qtbase_{name}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+        )
+        for installed in (translator, _LibraryTexts(translator), *[qt] * found):
+            app.installTranslator(installed)
+            _installed.append(installed)
     QLocale.setDefault(QLocale(name))
     _language[0] = name

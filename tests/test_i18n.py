@@ -201,3 +201,29 @@ def test_an_unknown_language_is_refused():
 
     with pytest.raises(ValueError, match="lang must be one of en, zh_CN, got 'fr'"):
         set_language("fr")
+
+
+def test_qts_own_texts_and_the_plot_menu_follow_the_language(qapp):
+    """Dialog buttons come from Qt's catalog, the plot menu's texts (pyqtgraph looks them up
+    under its own contexts) from the app's; back in English, both are English again."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from posenc_gui.i18n import set_language, tr
+    from posenc_gui.views import CurvesView
+
+    def texts() -> tuple[list[str], list[str]]:
+        view = CurvesView("t", "x", "y")
+        box = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        menu = [action.text() for action in view.plot.vb.menu.actions()]
+        buttons = [button.text() for button in box.buttons()]
+        view.deleteLater()
+        return menu, buttons
+
+    set_language("zh_CN")
+    assert texts() == (["显示全部", "X 轴", "Y 轴", "鼠标模式"], ["取消"])
+    assert (
+        tr("Mouse Mode") == "鼠标模式"
+        and tr("a text no catalog holds") == "a text no catalog holds"
+    )
+    set_language("en")
+    assert texts() == (["View All", "X axis", "Y axis", "Mouse Mode"], ["Cancel"])

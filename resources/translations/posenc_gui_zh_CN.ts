@@ -92,6 +92,54 @@
       <translation>粗略预览：像素较少，精确帧计算完成后替换</translation>
     </message>
     <message>
+      <source>View All</source>
+      <translation>显示全部</translation>
+    </message>
+    <message>
+      <source>axis</source>
+      <translation>轴</translation>
+    </message>
+    <message>
+      <source>Mouse Mode</source>
+      <translation>鼠标模式</translation>
+    </message>
+    <message>
+      <source>3 button</source>
+      <translation>三键（拖动平移）</translation>
+    </message>
+    <message>
+      <source>1 button</source>
+      <translation>单键（框选缩放）</translation>
+    </message>
+    <message>
+      <source>Link Axis:</source>
+      <translation>关联坐标轴：</translation>
+    </message>
+    <message>
+      <source>Auto</source>
+      <translation>自动</translation>
+    </message>
+    <message>
+      <source>Manual</source>
+      <translation>手动</translation>
+    </message>
+    <message>
+      <source>Invert Axis</source>
+      <translation>反转坐标轴</translation>
+    </message>
+    <message>
+      <source>Mouse Enabled</source>
+      <translation>启用鼠标</translation>
+    </message>
+    <message>
+      <source>Visible Data Only</source>
+      <translation>仅按可见数据</translation>
+    </message>
+    <message>
+      <source>Auto Pan Only</source>
+      <translation>仅自动平移</translation>
+    </message>
+    <message>
       <source>Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}</source>
       <translation>已载入 {0}：{1} RoPE，head_dim {2}，θ {3:g}</translation>
     </message>
@@ -834,10 +882,6 @@
     <message>
       <source>token</source>
       <translation>词元</translation>
-    </message>
-    <message>
-      <source>axis</source>
-      <translation>轴</translation>
     </message>
     <message>
       <source>position id</source>
