@@ -72,12 +72,11 @@ def set_language(name: str) -> None:
         translator = QTranslator()
         if not translator.load(str(resource_path("translations", f"posenc_gui_{name}.qm"))):
             raise ValueError(f"lang: the {name} translation is missing from resources/")
-        qt = QTranslator()  # shipped with Qt; where it is not, Qt's own texts stay English
-        found = qt.load(
-            f"qtbase_{name}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
-        )
-        for installed in (translator, _LibraryTexts(translator), *[qt] * found):
+        _installed.extend([translator, _LibraryTexts(translator)])
+        qt = QTranslator()  # Qt's own texts: its catalog shipped with Qt, else they stay English
+        if qt.load(f"qtbase_{name}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+            _installed.append(qt)
+        for installed in _installed:
             app.installTranslator(installed)
-            _installed.append(installed)
     QLocale.setDefault(QLocale(name))
     _language[0] = name
