@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu
 
 from posenc_gui.views import Curve, CurvesView, HeatmapView
@@ -22,23 +22,19 @@ def menu_texts(menu: QMenu) -> list[str]:
 
 
 def right_click_menu(qtbot, view: QGraphicsView, item, choose: str = "") -> list[str]:
-    """Right-click the middle of ``item`` and read the menu that pops up, then close it (or
-    choose its action ``choose``)."""
+    """Right-click the middle of ``item`` and read the menu that pops up (pyqtgraph pops it
+    up as the button is released, without a modal loop), then close it (or choose its action
+    ``choose``)."""
+    qtbot.waitUntil(lambda: item.sceneBoundingRect().width() > 100, timeout=5000)  # laid out
     middle = view.mapFromScene(item.sceneBoundingRect().center())
-    seen: list[str] = []
-
-    def read_and_close() -> None:
-        popup = QApplication.activePopupWidget()
-        if isinstance(popup, QMenu):
-            seen.extend(menu_texts(popup))
-            chosen = [action for action in popup.actions() if action.text() == choose]
-            popup.close()
-            for action in chosen:
-                action.trigger()
-
-    QTimer.singleShot(50, read_and_close)
     qtbot.mouseClick(QGraphicsView.viewport(view), Qt.MouseButton.RightButton, pos=middle)
-    qtbot.waitUntil(lambda: bool(seen), timeout=2000)
+    qtbot.waitUntil(lambda: isinstance(QApplication.activePopupWidget(), QMenu), timeout=5000)
+    popup = QApplication.activePopupWidget()
+    seen = menu_texts(popup)
+    chosen = [action for action in popup.actions() if action.text() == choose]
+    popup.close()
+    for action in chosen:
+        action.trigger()
     return seen
 
 
