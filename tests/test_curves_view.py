@@ -748,3 +748,31 @@ def test_items_made_ahead_in_idle_time_leave_a_frame_of_more_curves_none_to_make
     view.set_curves(heads(12))
     assert all(item.scene() is view.scene() and item.isVisible() for item in view.curve_items)
     np.testing.assert_array_equal(view.curve_items[11].getOriginalDataset()[1], -x * 12)
+
+
+def test_an_axis_label_too_long_for_its_axis_is_elided_or_left_out(qtbot):
+    """Shortened with "…" where part of it fits; left out where only "…" would (a strip a
+    few rows high), never a lone "…"; the whole label is the axis's tooltip either way."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QFontMetricsF, QTextDocument
+
+    label = "similarity of every query with every key"
+    view = CurvesView("t", "x", label)
+    qtbot.addWidget(view)
+    axis = view.plot.getAxis("left")
+    font = axis.label.font()
+    font.setPointSizeF(float(axis.labelStyle["font-size"].removesuffix("pt")))
+    ellipsis = QFontMetricsF(font).horizontalAdvance("…")
+
+    def shown(length: float) -> str:
+        axis.setGeometry(QRectF(0, 0, 40, length))  # a left axis: its length is its height
+        document = QTextDocument()
+        document.setHtml(axis.labelString())
+        return document.toPlainText()
+
+    partly = shown(200)
+    assert partly.endswith("…") and len(partly) > 5 and label.startswith(partly[:-1])
+    assert axis.toolTip() == label
+    assert shown(12 + ellipsis + 1) == ""  # room for "…" alone
+    assert axis.toolTip() == label
+    assert shown(2000) == label and axis.toolTip() == ""

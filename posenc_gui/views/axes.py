@@ -170,7 +170,8 @@ class CompactAxis(pg.AxisItem):
         return self._opaque[key]
 
     def labelString(self) -> str:
-        """The axis label elided to the axis's length (the full label is its tooltip)."""
+        """The axis label elided to the axis's length, the full label its tooltip (no label
+        where only "…" would fit)."""
         style = ";".join(f"{key}: {value}" for key, value in self.labelStyle.items())
         return f"<span style='{style}'>{self._fitted_label()}</span>"
 
@@ -186,7 +187,8 @@ class CompactAxis(pg.AxisItem):
         room = length - 12  # the label's text frame
         fitted = metrics.elidedText(self.labelText, Qt.TextElideMode.ElideRight, room)
         self.setToolTip(self.labelText if fitted != self.labelText else "")
-        return fitted
+        # a lone "…" names nothing (a strip two rows high): no label, the tooltip has it all
+        return "" if fitted == "…" else fitted
 
     def resizeEvent(self, ev: Any = None) -> None:
         if self.label is not None and self.labelText:
