@@ -309,3 +309,30 @@ def test_an_exact_cell_never_shares_its_colour_with_an_inexact_one(window, drive
     exact = drawn <= np.log10(ERROR_FLOOR)
     assert exact.any() and high - drawn[~exact].min() > 3  # several decades
     assert drawn[~exact].min() - low == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_precision_titles_break_lines_around_their_formula_never_inside(
+    window, owned, language
+):
+    """Wrapped to a narrow view (presentation mode, Chinese), "|cos − cos₆₄|" stays whole."""
+    shown = window if language == "en" else owned(window.change_language(language))
+    rope_tab = shown.tab("rope")
+    for view in (rope_tab.error_view, rope_tab.error_curve_view):
+        document = view.plot.titleLabel.item.document().clone()
+        text = document.toPlainText()
+        formula = text[text.index("|") : text.rindex("|") + 1]
+        assert "cos₆₄" in formula
+        document.setTextWidth(-1)  # one line: the formula's own width
+        document.size()
+        whole = document.firstBlock().layout().lineAt(0)
+        start = text.index(formula)
+        least = math.ceil(whole.cursorToX(start + len(formula))[0] - whole.cursorToX(start)[0])
+        least += 2 * document.documentMargin() + 1  # and the margins it is laid out in
+        for width in range(int(least), 400, 10):  # from a line for the formula alone on
+            document.setTextWidth(width)
+            document.size()  # laid out now
+            layout = document.firstBlock().layout()
+            rows = [layout.lineAt(i) for i in range(layout.lineCount())]
+            pieces = [text[row.textStart() : row.textStart() + row.textLength()] for row in rows]
+            assert any(formula in piece for piece in pieces), (width, pieces)

@@ -1404,8 +1404,8 @@
       <translation>对半布局</translation>
     </message>
     <message>
-      <source>(g) log₁₀ |cos − cos₆₄|{0}</source>
-      <translation>(g) log₁₀ |cos − cos₆₄|{0}</translation>
+      <source>(g) log₁₀ |⁠cos − cos₆₄⁠|{0}</source>
+      <translation>(g) log₁₀ |⁠cos − cos₆₄⁠|{0}</translation>
     </message>
     <message>
       <source>random q, k: mean ± std</source>
@@ -1508,16 +1508,16 @@
       <translation>交错布局通道 P[j]</translation>
     </message>
     <message>
-      <source>(g) log₁₀ |cos − cos₆₄|</source>
-      <translation>(g) log₁₀ |cos − cos₆₄|</translation>
+      <source>(g) log₁₀ |⁠cos − cos₆₄⁠|</source>
+      <translation>(g) log₁₀ |⁠cos − cos₆₄⁠|</translation>
     </message>
     <message>
       <source>log₁₀ error</source>
       <translation>log₁₀ 误差</translation>
     </message>
     <message>
-      <source>(g) Worst |cos − cos₆₄| over pairs</source>
-      <translation>(g) 各通道对中最大的 |cos − cos₆₄|</translation>
+      <source>(g) Worst |⁠cos − cos₆₄⁠| over pairs</source>
+      <translation>(g) 各通道对中最大的 |⁠cos − cos₆₄⁠|</translation>
     </message>
     <message>
       <source>|error|</source>

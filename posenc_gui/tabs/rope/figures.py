@@ -153,7 +153,9 @@ def draw_precision(tab: RopeTab, frame: RopeFrame, page: PrecisionPage) -> list[
         extent=(len(frame.wavelengths), p.seq_len),
     )
     sampled = tr(" (sampled)") if page.error_sampled else ""
-    set_title(tab.error_view.plot, tr("(g) log₁₀ |cos − cos₆₄|{0}").format(sampled))
+    set_title(
+        tab.error_view.plot, tr("(g) log₁₀ |\u2060cos\u00a0−\u00a0cos₆₄\u2060|{0}").format(sampled)
+    )
     notes = []
     if page.error_sampled:
         notes.append(

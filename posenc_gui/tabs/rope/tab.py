@@ -170,15 +170,19 @@ class RopeTab(Tab):
             tr("half-layout channel j"),
             tr("interleaved channel P[j]"),
         )
+        # a no-break space and word joiners: a title wrapped to a narrow view never breaks
+        # inside |cos − cos₆₄|
         self.error_view = HeatmapView(
-            tr("(g) log₁₀ |cos − cos₆₄|"),
+            tr("(g) log₁₀ |\u2060cos\u00a0−\u00a0cos₆₄\u2060|"),
             tr("pair i"),
             tr("position m"),
             tr("log₁₀ error"),
             colormap_role=SEQUENTIAL,
         )
         self.error_curve_view = CurvesView(
-            tr("(g) Worst |cos − cos₆₄| over pairs"), tr("position m"), tr("|error|")
+            tr("(g) Worst |\u2060cos\u00a0−\u00a0cos₆₄\u2060| over pairs"),
+            tr("position m"),
+            tr("|error|"),
         )
         self.error_curve_view.set_log(y=True)
         self.add_page(
