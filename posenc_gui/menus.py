@@ -199,7 +199,10 @@ def _save_session(window: MainWindow) -> None:
 
 
 def _export(window: MainWindow) -> None:
-    ExportDialog(window.tab_at(window.tabs.currentIndex()), window).exec()
+    """The export dialog on the shown tab, one of the views in front chosen."""
+    tab = window.tab_at(window.tabs.currentIndex())
+    shown = sorted(name for name, view in tab.view_names().items() if view.isVisible())
+    ExportDialog(tab, window, view=shown[0] if shown else "").exec()
 
 
 def offer_export(window: MainWindow, tab: Tab) -> None:

@@ -104,3 +104,18 @@ def test_a_views_export_opens_the_apps_export_dialog_on_that_view(window, qtbot,
     assert "Export or copy this view…" in texts and "Export..." not in texts
     assert opened == [("rope", "decay")]
     assert view.scene().exportDialog is None
+
+
+def test_the_file_menus_export_chooses_a_view_of_the_page_in_front(window, qtbot, monkeypatch):
+    from PySide6.QtGui import QAction
+
+    from posenc_gui.export_dialog import ExportDialog
+
+    opened: list[str] = []
+    monkeypatch.setattr(ExportDialog, "exec", lambda dialog: opened.append(dialog.view_name()))
+    tab = window.tab("rope")
+    window.tabs.setCurrentWidget(tab)
+    tab.show_page("precision")
+    qtbot.waitUntil(lambda: tab.error_view.isVisible())
+    window.findChild(QAction, "export").trigger()
+    assert opened == ["error"]  # not "decay", the first of the tab's views by name
