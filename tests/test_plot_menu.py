@@ -38,20 +38,27 @@ def right_click_menu(qtbot, view: QGraphicsView, item, choose: str = "") -> list
     return seen
 
 
-def curves(qtbot) -> tuple[QGraphicsView, object]:
+def shown(qtbot, view: QGraphicsView) -> None:
+    qtbot.addWidget(view)
+    view.resize(600, 400)
+    view.show()
+    qtbot.waitExposed(view)
+
+
+def curves() -> tuple[QGraphicsView, object]:
     view = CurvesView("t", "x", "y")
     x = np.arange(1.0, 50.0)
     view.set_curves([Curve("a", x, x)])
     return view, view.plot.vb
 
 
-def heatmap(qtbot) -> tuple[QGraphicsView, object]:
+def heatmap() -> tuple[QGraphicsView, object]:
     view = HeatmapView("t", "x", "y", "z")
     view.set_data(np.arange(12.0).reshape(3, 4))
     return view, view.plot.vb
 
 
-def rotation(qtbot) -> tuple[QGraphicsView, object]:
+def rotation() -> tuple[QGraphicsView, object]:
     view = RotationView()
     angles = np.linspace(0.0, 3.0, 20)
     trail = np.stack([np.cos(angles), np.sin(angles)], axis=1)  # [T, 2]
@@ -64,25 +71,17 @@ def test_a_plots_menu_has_its_range_and_export_but_no_transforms(qtbot, make):
     """pyqtgraph's "Plot Options" (log axes, FFT, dy/dx, points, downsampling) would re-derive
     the per-pixel means a view draws, behind its back: a log axis from there left the data
     bounds linear (a range to 10⁶⁰). The view's own menu stays."""
-    view, box = make(qtbot)
-    qtbot.addWidget(view)
-    view.resize(600, 400)
-    view.show()
-    qtbot.waitExposed(view)
-    qtbot.wait(50)
+    view, box = make()
+    shown(qtbot, view)
     texts = right_click_menu(qtbot, view, box)
     assert "View All" in texts and "Export..." in texts  # pyqtgraph's: the view alone
     assert not {"Plot Options", "Transforms", "Log X", "Log Y", "Downsample"} & set(texts)
 
 
 def test_the_check_sees_pyqtgraphs_plot_options_where_a_plot_has_them(qtbot):
-    view, box = curves(qtbot)
+    view, box = curves()
     view.plot.setMenuEnabled(True, enableViewBoxMenu=None)  # as pyqtgraph makes a plot
-    qtbot.addWidget(view)
-    view.resize(600, 400)
-    view.show()
-    qtbot.waitExposed(view)
-    qtbot.wait(50)
+    shown(qtbot, view)
     assert "Plot Options" in right_click_menu(qtbot, view, box)
 
 
@@ -99,7 +98,6 @@ def test_a_views_export_opens_the_apps_export_dialog_on_that_view(window, qtbot,
     window.tabs.setCurrentWidget(tab)
     view = tab.show_view("decay")
     qtbot.waitUntil(lambda: not tab.is_waiting(), timeout=20_000)
-    qtbot.wait(50)
     texts = right_click_menu(qtbot, view, view.plot.vb, choose="Export or copy this view…")
     assert "Export or copy this view…" in texts and "Export..." not in texts
     assert opened == [("rope", "decay")]
