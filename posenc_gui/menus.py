@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pyqtgraph import GraphicsView
-from pyqtgraph.GraphicsScene import GraphicsScene
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox
 
@@ -210,9 +209,8 @@ def offer_export(window: MainWindow, tab: Tab) -> None:
     of pyqtgraph's own dialog (untranslated, without the sizes, caption and exact SVG text of
     posenc_gui.export, and offering exporters that need packages the app does not have)."""
     for name, view in tab.view_names().items():
-        scene = view.scene() if isinstance(view, GraphicsView) else None
-        if isinstance(scene, GraphicsScene):
-            (action,) = scene.contextMenu  # pyqtgraph's one: "Export..."
+        if isinstance(view, GraphicsView):  # a view of another kind has no such menu
+            (action,) = view.scene().contextMenu  # pyqtgraph's one: "Export..."
             action.triggered.disconnect()
             action.setText(tr("Export or copy this view…"))
             action.triggered.connect(
