@@ -12,8 +12,9 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QScrollArea
 
 from posenc_gui.tabs.compare.tab import PLOT_HEIGHT
 from posenc_gui.views import CurvesView, HeatmapView
-from posenc_gui.views.style import Look
+from posenc_gui.views.style import Look, set_title
 from tests.conftest import FRAME_TIMEOUT_MS
+from tests.shown_view import shown_view
 from tests.text_boxes import layout_problems, legend_problems, text_boxes
 
 SIZES = [(1280, 720), (1500, 950), (1920, 1080)]
@@ -152,6 +153,25 @@ def test_hovering_a_curve_reads_the_nearest_point_of_each(window, qtbot):
     assert window.hover_label.text()
     window.tabs.setCurrentWidget(window.tab("rope"))  # a readout of a tab no longer shown
     assert window.hover_label.text() == ""
+
+
+@pytest.mark.parametrize(
+    "title", ["(d) PE(p)·PE(p+k) against distance k", "(d) PE(p)·PE(p+k) 随距离 k 变化"]
+)
+def test_a_title_a_little_too_wide_wraps_into_lines_of_even_length(qtbot, title):
+    """Not its whole text but a last word (or Chinese character) on a line of its own."""
+    view = shown_view(qtbot, 1200, 300)
+    set_title(view.plot, title)
+    label = view.plot.titleLabel
+    qtbot.wait(50)
+    one_line = label.item.document().idealWidth()
+    view.resize(round(one_line) + view.width() - round(label.width()) - 6, 300)
+    qtbot.waitUntil(lambda: label.width() < one_line, timeout=1000)
+    qtbot.wait(50)
+    layout = label.item.document().firstBlock().layout()
+    widths = [layout.lineAt(i).naturalTextWidth() for i in range(layout.lineCount())]
+    # evenly as the break opportunities allow: "(d) PE(p)·PE(p+k)" holds none
+    assert len(widths) == 2 and min(widths) > 0.4 * max(widths), widths
 
 
 def test_a_view_too_short_for_its_texts_scrolls_instead_of_clipping(sized_window, qtbot):

@@ -225,12 +225,40 @@ class ShrinkableTitle(pg.LabelItem):
         # (not below MIN_WRAP_PX: a plot not laid out yet, whose title as tall as a word
         # column would hold the figure that tall when the view sets its size)
         wraps = MIN_WRAP_PX <= width < natural
-        self.item.setTextWidth(width if wraps else math.ceil(natural) + 1)
+        self.item.setTextWidth(
+            _balanced_width(self.item, width) if wraps else math.ceil(natural) + 1
+        )
         super().resizeEvent(None)  # centres the text (pyqtgraph reads no event)
         height = self.itemRect().height() if self.isVisible() else 0.0
         if hasattr(self, "_plot") and abs(self.maximumHeight() - height) > 0.5:
             self.setMaximumHeight(height)
             self._plot.layout.setRowFixedHeight(0, height)
+
+
+def _line_count(item: pg.QtWidgets.QGraphicsTextItem) -> int:
+    """The lines ``item``'s text takes at its text width now."""
+    document = item.document()
+    document.size()  # lays the text out (Qt lays it out when first asked)
+    block, count = document.firstBlock(), 0
+    while block.isValid():
+        count += block.layout().lineCount()
+        block = block.next()
+    return count
+
+
+def _balanced_width(item: pg.QtWidgets.QGraphicsTextItem, width: float) -> float:
+    """The narrowest text width (whole px, at most ``width``) that wraps ``item``'s text onto no
+    more lines than ``width`` does: its lines come out even, where wrapping at ``width`` could
+    leave a last line of one word (or, in Chinese, one character). By bisection: about
+    log₂(width) lay-outs of the text."""
+    item.setTextWidth(width)
+    lines = _line_count(item)
+    low, high = 0.0, float(width)  # wraps onto more lines at low, onto ``lines`` at high
+    while high - low > 1:
+        middle = (low + high) / 2
+        item.setTextWidth(middle)
+        low, high = (low, middle) if _line_count(item) <= lines else (middle, high)
+    return min(float(width), math.ceil(high))
 
 
 def pen(color: int | str, *, dashed: bool = False, width: float = 2.0) -> pg.QtGui.QPen:
