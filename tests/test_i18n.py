@@ -63,6 +63,19 @@ def test_every_source_string_is_translated_with_its_placeholders():
         assert translation.count("<") == source.count("<"), source  # markup kept whole
 
 
+# A short formula broken across lines reads as two: "… depends on n −" / "m only". Its spaces
+# are no-break spaces, and a word joiner keeps an opening bar with what it encloses (Qt may
+# break after a "|"): ``n\u00a0−\u00a0m``, ``|\u2060i\u00a0−\u00a0j|``.
+BREAKABLE_FORMULA = re.compile(r"(?<![\w(])\w [−+] \w(?![\w(])|(?<![\w)])\|(?=\w)")
+
+
+def test_no_short_formula_of_either_language_can_break_across_lines():
+    catalogue = translations.read_ts(TS)
+    texts = [text for pair in catalogue.items() for text in pair if text]
+    assert [text for text in texts if BREAKABLE_FORMULA.search(text)] == []
+    assert any("n\u00a0−\u00a0m" in text for text in texts)  # the pattern's own kind is in use
+
+
 def visible_texts(window) -> dict[str, str]:
     """Every string the window shows, by where it is shown."""
     texts = {"window title": window.windowTitle()}

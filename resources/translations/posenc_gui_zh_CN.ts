@@ -500,8 +500,8 @@
       <translation>对比</translation>
     </message>
     <message>
-      <source>Every curve is 1 at distance 0. Sinusoidal and RoPE: cosine similarity of one vector at positions p and p + k. ALiBi: e&lt;sup&gt;−m&lt;sub&gt;h&lt;/sub&gt;k&lt;/sup&gt;, the factor its bias multiplies attention by. T5 and Shaw: 1 − bucket (or clipped index) / the last one; flat where distances share a bucket or a vector and cannot be told apart.</source>
-      <translation>每条曲线在距离 0 处为 1。正弦与 RoPE：同一向量在位置 p 与 p + k 处的余弦相似度。ALiBi：e&lt;sup&gt;−m&lt;sub&gt;h&lt;/sub&gt;k&lt;/sup&gt;，即其偏置使注意力权重乘上的因子。T5 与 Shaw：1 − 桶号（或截断后的索引）/ 最大值；曲线平坦处的距离共用同一个桶或向量，模型无法区分。</translation>
+      <source>Every curve is 1 at distance 0. Sinusoidal and RoPE: cosine similarity of one vector at positions p and p + k. ALiBi: e&lt;sup&gt;−m&lt;sub&gt;h&lt;/sub&gt;k&lt;/sup&gt;, the factor its bias multiplies attention by. T5 and Shaw: 1 − bucket (or clipped index) / the last one; flat where distances share a bucket or a vector and cannot be told apart.</source>
+      <translation>每条曲线在距离 0 处为 1。正弦与 RoPE：同一向量在位置 p 与 p + k 处的余弦相似度。ALiBi：e&lt;sup&gt;−m&lt;sub&gt;h&lt;/sub&gt;k&lt;/sup&gt;，即其偏置使注意力权重乘上的因子。T5 与 Shaw：1 − 桶号（或截断后的索引）/ 最大值；曲线平坦处的距离共用同一个桶或向量，模型无法区分。</translation>
     </message>
     <message>
       <source>Similarity against distance, normalised</source>
@@ -1092,8 +1092,8 @@
       <translation>T5，{n} 个桶</translation>
     </message>
     <message>
-      <source>A learned vector per clipped distance j − i, added to the keys inside attention</source>
-      <translation>每个截断后的距离 j − i 对应一个可学习向量，在注意力内部加到键上</translation>
+      <source>A learned vector per clipped distance j − i, added to the keys inside attention</source>
+      <translation>每个截断后的距离 j − i 对应一个可学习向量，在注意力内部加到键上</translation>
     </message>
     <message>
       <source>Good within the clip; farther distances share one vector</source>
@@ -1124,8 +1124,8 @@
       <translation>T5、mT5、Flan-T5</translation>
     </message>
     <message>
-      <source>A fixed linear penalty −mₕ·|i − j| per head on the logits; no embedding</source>
-      <translation>每个头在 logits 上施加固定线性惩罚 −mₕ·|i − j|；无需嵌入</translation>
+      <source>A fixed linear penalty −mₕ·|⁠i − j| per head on the logits; no embedding</source>
+      <translation>每个头在 logits 上施加固定线性惩罚 −mₕ·|⁠i − j|；无需嵌入</translation>
     </message>
     <message>
       <source>Strong: extrapolates beyond the training length</source>
@@ -1156,8 +1156,8 @@
       <translation>ALiBi n_heads（头数）</translation>
     </message>
     <message>
-      <source>Score(q&lt;sub&gt;i&lt;/sub&gt;, k&lt;sub&gt;j&lt;/sub&gt;) = q&lt;sub&gt;i&lt;/sub&gt;ᵀk&lt;sub&gt;j&lt;/sub&gt; + b&lt;sub&gt;r(i,j)&lt;/sub&gt;, r(i, j) = j − i. Row i of the sinusoidal relative table is the absolute table shifted by −i: R[i, j] = PE(j − i); for i = 0 it is the absolute table.</source>
-      <translation>Score(q&lt;sub&gt;i&lt;/sub&gt;, k&lt;sub&gt;j&lt;/sub&gt;) = q&lt;sub&gt;i&lt;/sub&gt;ᵀk&lt;sub&gt;j&lt;/sub&gt; + b&lt;sub&gt;r(i,j)&lt;/sub&gt;，r(i, j) = j − i。正弦相对编码表的第 i 行是把绝对编码表平移 −i：R[i, j] = PE(j − i)；i = 0 时就是绝对编码表。</translation>
+      <source>Score(q&lt;sub&gt;i&lt;/sub&gt;, k&lt;sub&gt;j&lt;/sub&gt;) = q&lt;sub&gt;i&lt;/sub&gt;ᵀk&lt;sub&gt;j&lt;/sub&gt; + b&lt;sub&gt;r(i,j)&lt;/sub&gt;, r(i, j) = j − i. Row i of the sinusoidal relative table is the absolute table shifted by −i: R[i, j] = PE(j − i); for i = 0 it is the absolute table.</source>
+      <translation>Score(q&lt;sub&gt;i&lt;/sub&gt;, k&lt;sub&gt;j&lt;/sub&gt;) = q&lt;sub&gt;i&lt;/sub&gt;ᵀk&lt;sub&gt;j&lt;/sub&gt; + b&lt;sub&gt;r(i,j)&lt;/sub&gt;，r(i, j) = j − i。正弦相对编码表的第 i 行是把绝对编码表平移 −i：R[i, j] = PE(j − i)；i = 0 时就是绝对编码表。</translation>
     </message>
     <message>
       <source>sinusoidal relative (source article)</source>
@@ -1184,12 +1184,12 @@
       <translation>双向（否则为因果）</translation>
     </message>
     <message>
-      <source>causal (else symmetric |i − j|)</source>
-      <translation>因果（否则为对称 |i − j|）</translation>
+      <source>causal (else symmetric |⁠i − j|)</source>
+      <translation>因果（否则为对称 |⁠i − j|）</translation>
     </message>
     <message>
-      <source>(a) Relative distance j − i</source>
-      <translation>(a) 相对距离 j − i</translation>
+      <source>(a) Relative distance j − i</source>
+      <translation>(a) 相对距离 j − i</translation>
     </message>
     <message>
       <source>key j</source>
@@ -1204,12 +1204,12 @@
       <translation>(b) 正弦相对编码表 R[i, j, :]</translation>
     </message>
     <message>
-      <source>PE(j − i)</source>
-      <translation>PE(j − i)</translation>
+      <source>PE(j − i)</source>
+      <translation>PE(j − i)</translation>
     </message>
     <message>
-      <source>(c) T5 bucket of j − i</source>
-      <translation>(c) j − i 的 T5 桶</translation>
+      <source>(c) T5 bucket of j − i</source>
+      <translation>(c) j − i 的 T5 桶</translation>
     </message>
     <message>
       <source>bucket</source>
@@ -1244,8 +1244,8 @@
       <translation>(d) ALiBi 偏置随距离变化</translation>
     </message>
     <message>
-      <source>−mₕ·|i − j|</source>
-      <translation>−mₕ·|i − j|</translation>
+      <source>−mₕ·|⁠i − j|</source>
+      <translation>−mₕ·|⁠i − j|</translation>
     </message>
     <message>
       <source>(e) Content qᵢ·kⱼ/√d</source>
@@ -1304,8 +1304,8 @@
       <translation>，截断到 ±{0}</translation>
     </message>
     <message>
-      <source>(a) Relative distance j − i{0}</source>
-      <translation>(a) 相对距离 j − i{0}</translation>
+      <source>(a) Relative distance j − i{0}</source>
+      <translation>(a) 相对距离 j − i{0}</translation>
     </message>
     <message>
       <source>(b) Sinusoidal relative table R[{0}, j, :]</source>
@@ -1344,8 +1344,8 @@
       <translation>RoPE 随机 q：均值</translation>
     </message>
     <message>
-      <source>Rotates each channel pair of q and k by m·θᵢ; q·k depends on j − i only</source>
-      <translation>把 q 与 k 的每对通道旋转 m·θᵢ；q·k 只取决于 j − i</translation>
+      <source>Rotates each channel pair of q and k by m·θᵢ; q·k depends on j − i only</source>
+      <translation>把 q 与 k 的每对通道旋转 m·θᵢ；q·k 只取决于 j − i</translation>
     </message>
     <message>
       <source>Fair; extended by interpolation, NTK, YaRN, Llama 3 scaling, LongRoPE</source>
@@ -1384,8 +1384,8 @@
       <translation>未旋转的 q·k</translation>
     </message>
     <message>
-      <source>m = {0}, n = {1}, t = {2}: RoPE score {3:.10g}; largest |score(t) − score(0)| over the t drawn: {4:.2e}; unrotated q·k = {5:.10g}</source>
-      <translation>m = {0}，n = {1}，t = {2}：RoPE 得分 {3:.10g}；所画各 t 中最大的 |score(t) − score(0)|：{4:.2e}；未旋转的 q·k = {5:.10g}</translation>
+      <source>m = {0}, n = {1}, t = {2}: RoPE score {3:.10g}; largest |⁠score(t) − score(0)| over the t drawn: {4:.2e}; unrotated q·k = {5:.10g}</source>
+      <translation>m = {0}，n = {1}，t = {2}：RoPE 得分 {3:.10g}；所画各 t 中最大的 |⁠score(t) − score(0)|：{4:.2e}；未旋转的 q·k = {5:.10g}</translation>
     </message>
     <message>
       <source>q = k = 1 (RoFormer §3.4.3)</source>
@@ -1424,16 +1424,16 @@
       <translation>，取每个像素的第一个 t</translation>
     </message>
     <message>
-      <source>{0}: max |cos error|{1}</source>
-      <translation>{0}：最大 |cos 误差|{1}</translation>
+      <source>{0}: max |⁠cos error|{1}</source>
+      <translation>{0}：最大 |⁠cos 误差|{1}</translation>
     </message>
     <message>
       <source>seq_len = {0}</source>
       <translation>seq_len = {0}</translation>
     </message>
     <message>
-      <source>Pair i of q at position m turns by m·θ&lt;sub&gt;i&lt;/sub&gt;, θ&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;; (R&lt;sub&gt;m&lt;/sub&gt;q)·(R&lt;sub&gt;n&lt;/sub&gt;k) depends on n − m only.</source>
-      <translation>位置 m 处 q 的第 i 对通道旋转 m·θ&lt;sub&gt;i&lt;/sub&gt;，θ&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;；(R&lt;sub&gt;m&lt;/sub&gt;q)·(R&lt;sub&gt;n&lt;/sub&gt;k) 只取决于 n − m。</translation>
+      <source>Pair i of q at position m turns by m·θ&lt;sub&gt;i&lt;/sub&gt;, θ&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;; (R&lt;sub&gt;m&lt;/sub&gt;q)·(R&lt;sub&gt;n&lt;/sub&gt;k) depends on n − m only.</source>
+      <translation>位置 m 处 q 的第 i 对通道旋转 m·θ&lt;sub&gt;i&lt;/sub&gt;，θ&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;；(R&lt;sub&gt;m&lt;/sub&gt;q)·(R&lt;sub&gt;n&lt;/sub&gt;k) 只取决于 n − m。</translation>
     </message>
     <message>
       <source>pair {0}&lt;br&gt;θ = {1:.3g}, λ = {2:.4g}</source>
@@ -1480,8 +1480,8 @@
       <translation>(d) q·k 的远程衰减</translation>
     </message>
     <message>
-      <source>relative distance n − m</source>
-      <translation>相对距离 n − m</translation>
+      <source>relative distance n − m</source>
+      <translation>相对距离 n − m</translation>
     </message>
     <message>
       <source>(f) Pair of each channel</source>
@@ -1520,8 +1520,8 @@
       <translation>(g) 各通道对中最大的 |⁠cos − cos₆₄⁠|</translation>
     </message>
     <message>
-      <source>|error|</source>
-      <translation>|误差|</translation>
+      <source>|⁠error|</source>
+      <translation>|⁠误差|</translation>
     </message>
     <message>
       <source>Tables &amp;&amp; spectrum</source>

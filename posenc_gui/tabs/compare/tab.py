@@ -29,7 +29,7 @@ from posenc_gui.views.style import set_title
 
 NOTE = N_(
     "Every curve is 1 at distance 0. Sinusoidal and RoPE: cosine similarity of one vector "
-    "at positions p and p + k. ALiBi: e<sup>−m<sub>h</sub>k</sup>, the factor its bias "
+    "at positions p and p + k. ALiBi: e<sup>−m<sub>h</sub>k</sup>, the factor its bias "
     "multiplies attention by. T5 and Shaw: 1 − bucket (or clipped index) / the last one; flat "
     "where distances share a bucket or a vector and cannot be told apart."
 )

@@ -50,7 +50,7 @@ COMPARE = (
     Entry(
         N_("Shaw"),
         (
-            N_("A learned vector per clipped distance j − i, added to the keys inside attention"),
+            N_("A learned vector per clipped distance j − i, added to the keys inside attention"),
             N_("Good within the clip; farther distances share one vector"),
             N_("Higher: an extra q·a term for every (i, j) in every layer"),
             N_("Music Transformer, early relative-attention models"),
@@ -86,7 +86,7 @@ COMPARE = (
     Entry(
         N_("ALiBi"),
         (
-            N_("A fixed linear penalty −mₕ·|i − j| per head on the logits; no embedding"),
+            N_("A fixed linear penalty −mₕ·|⁠i − j| per head on the logits; no embedding"),
             N_("Strong: extrapolates beyond the training length"),
             N_("Low: a fixed bias per head, no parameters"),
             N_("BLOOM, MPT"),

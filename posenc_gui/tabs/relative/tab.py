@@ -45,8 +45,8 @@ SCHEME_SHORT = {
 SCHEME_PAGES = {"sinusoidal": "distances", "shaw": "distances", "t5": "t5", "alibi": "alibi"}
 NOTE = N_(
     "Score(q<sub>i</sub>, k<sub>j</sub>) = q<sub>i</sub>ᵀk<sub>j</sub> + b<sub>r(i,j)</sub>, "
-    "r(i, j) = j − i. Row i of the sinusoidal relative table is the absolute table shifted "
-    "by −i: R[i, j] = PE(j − i); for i = 0 it is the absolute table."
+    "r(i, j) = j − i. Row i of the sinusoidal relative table is the absolute table shifted "
+    "by −i: R[i, j] = PE(j − i); for i = 0 it is the absolute table."
 )
 
 
@@ -97,7 +97,7 @@ class RelativeTab(Tab):
         self.n_heads = IntControl("n_heads", 1, MAX_HEADS, 8)
         self.head = IntControl("head", 1, 8, 1)
         self.causal = QCheckBox(
-            tr("causal (else symmetric |i − j|)"), objectName="causal", checked=True
+            tr("causal (else symmetric |⁠i − j|)"), objectName="causal", checked=True
         )
         self.seed = QSpinBox(objectName="seed", minimum=0, maximum=2**31 - 1)
         note = QLabel(tr(NOTE), wordWrap=True)
@@ -136,16 +136,16 @@ class RelativeTab(Tab):
             self.controls.addRow(widget)
 
         self.distance_view = HeatmapView(
-            tr("(a) Relative distance j − i"), tr("key j"), tr("query i"), "j − i", square=True
+            tr("(a) Relative distance j − i"), tr("key j"), tr("query i"), "j − i", square=True
         )
         self.table_view = HeatmapView(
             tr("(b) Sinusoidal relative table R[i, j, :]"),
             tr("dimension"),
             tr("key j"),
-            tr("PE(j − i)"),
+            tr("PE(j − i)"),
         )
         self.bucket_view = HeatmapView(
-            tr("(c) T5 bucket of j − i"),
+            tr("(c) T5 bucket of j − i"),
             tr("key j"),
             tr("query i"),
             tr("bucket"),
@@ -153,7 +153,7 @@ class RelativeTab(Tab):
             square=True,
         )
         self.bucket_curve_view = CurvesView(
-            tr("(c) T5 bucket against distance"), "j − i", tr("bucket")
+            tr("(c) T5 bucket against distance"), "j − i", tr("bucket")
         )
         self.slope_view = CurvesView(tr("(d) ALiBi slope per head"), tr("head h"), tr("slope mₕ"))
         self.alibi_view = HeatmapView(
@@ -161,8 +161,8 @@ class RelativeTab(Tab):
         )
         self.alibi_curve_view = CurvesView(
             tr("(d) ALiBi bias against distance"),
-            "i − j",
-            tr("−mₕ·|i − j|"),  # the bias (the title says so): short enough for a low plot
+            "i − j",
+            tr("−mₕ·|⁠i − j|"),  # the bias (the title says so): short enough for a low plot
             # an item per head while at most MAX_LINES_APART are unnamed (all but the first
             # and last; more are one item): a step to more heads makes none
             ahead=min(MAX_HEADS, MAX_LINES_APART + 2),
@@ -327,7 +327,7 @@ class RelativeTab(Tab):
     def _draw_distances(self, p: RelativeParams, frame: DistancesPage) -> None:
         square = (p.seq_len, p.seq_len)
         clip = tr(", clipped to ±{0}").format(p.max_relative_position) if p.scheme == "shaw" else ""
-        set_title(self.distance_view.plot, tr("(a) Relative distance j − i{0}").format(clip))
+        set_title(self.distance_view.plot, tr("(a) Relative distance j − i{0}").format(clip))
         _show(self.distance_view, frame.distances, square)
         set_title(
             self.table_view.plot,

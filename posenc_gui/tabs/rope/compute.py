@@ -362,7 +362,7 @@ COMPARE = (
     Entry(
         N_("RoPE"),
         (
-            N_("Rotates each channel pair of q and k by m·θᵢ; q·k depends on j − i only"),
+            N_("Rotates each channel pair of q and k by m·θᵢ; q·k depends on j − i only"),
             N_("Fair; extended by interpolation, NTK, YaRN, Llama 3 scaling, LongRoPE"),
             N_("Low: an element-wise rotation of q and k in every layer"),
             N_("LLaMA, Qwen, Mistral, DeepSeek, Gemma"),

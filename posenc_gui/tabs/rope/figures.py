@@ -93,7 +93,7 @@ def draw_invariance(tab: RopeTab, frame: RopeFrame, page: InvariancePage) -> Non
     tab.readout.setText(
         tr(
             "m = {0}, n = {1}, t = {2}: RoPE score {3:.10g}; largest "
-            "|score(t) − score(0)| over the t drawn: {4:.2e}; unrotated q·k ="
+            "|⁠score(t) − score(0)| over the t drawn: {4:.2e}; unrotated q·k ="
             " {5:.10g}"
         ).format(p.query_position, p.key_position, p.shift, score, drift, page.unrotated_score)
     )
@@ -169,7 +169,7 @@ def draw_precision(tab: RopeTab, frame: RopeFrame, page: PrecisionPage) -> list[
     tab.error_curve_view.set_curves(
         [
             Curve(
-                tr("{0}: max |cos error|{1}").format(p.dtype, sampled),
+                tr("{0}: max |⁠cos error|{1}").format(p.dtype, sampled),
                 page.error_x[finite],
                 np.maximum(page.error_by_position[finite], ERROR_FLOOR),
             )

@@ -48,7 +48,7 @@ ANIMATION_MS = 33  # ~30 frames per second
 SWEEP_FRAMES = 300  # a whole sequence plays in about ten seconds
 NOTE = N_(
     "Pair i of q at position m turns by m·θ<sub>i</sub>, θ<sub>i</sub> = θ<sup>−2i/d</sup>; "
-    "(R<sub>m</sub>q)·(R<sub>n</sub>k) depends on n − m only."
+    "(R<sub>m</sub>q)·(R<sub>n</sub>k) depends on n − m only."
 )
 
 
@@ -156,7 +156,7 @@ class RopeTab(Tab):
             tr("(c) Relative invariance: shift both by t"), tr("shift t"), tr("score")
         )
         self.decay_view = CurvesView(
-            tr("(d) Long-term decay of q·k"), tr("relative distance n − m"), tr("score")
+            tr("(d) Long-term decay of q·k"), tr("relative distance n − m"), tr("score")
         )
         self.layout_view = HeatmapView(
             tr("(f) Pair of each channel"),
@@ -182,7 +182,7 @@ class RopeTab(Tab):
         self.error_curve_view = CurvesView(
             tr("(g) Worst |\u2060cos\u00a0−\u00a0cos₆₄\u2060| over pairs"),
             tr("position m"),
-            tr("|error|"),
+            tr("|⁠error|"),
         )
         self.error_curve_view.set_log(y=True)
         self.add_page(
