@@ -123,6 +123,26 @@ def test_closing_the_window_stops_the_engine(qtbot):
     assert not win.engine.is_running()
 
 
+def test_a_window_deleted_at_once_after_a_grab_is_deleted_cleanly(qtbot, owned):
+    """As at exit, a window never closed: deleting it resizes the plots' titles while their
+    plots are being deleted (a title that read its deleted plot crashed the interpreter)."""
+    from shiboken6 import delete, isValid
+
+    from posenc_gui.views.style import Look
+    from posenc_gui.window import MainWindow
+
+    win = owned(MainWindow(device="cpu", look=Look(presentation=True)))  # titles that wrap
+    win.resize(1280, 720)
+    win.show()
+    rope = win.tab("rope")
+    win.tabs.setCurrentWidget(rope)
+    qtbot.waitUntil(lambda: rope.frame is not None, timeout=FRAME_TIMEOUT_MS)
+    win.grab()
+    win.before_exit()
+    delete(win)
+    assert not isValid(win)
+
+
 def test_the_first_frame_is_computed_and_drawn_once(qtbot, owned, monkeypatch):
     """A window built, set from a session and shown computes nothing until the event loop
     runs and its layouts settle: only the last request, at the sizes its views are laid out

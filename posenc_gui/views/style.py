@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pyqtgraph as pg
+import shiboken6
 from PySide6.QtCore import QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication
 
@@ -214,6 +215,8 @@ class ShrinkableTitle(pg.LabelItem):
     def rewrap(self) -> None:
         """Wrap to the width there is now (on a resize, and for ``wrap_in_figure`` when the
         figure's width changes but not the plot's)."""
+        if hasattr(self, "_plot") and not shiboken6.isValid(self._plot):
+            return  # its plot is being deleted (a window deleted whole resizes its children)
         width = self.width()
         figure = self._plot.parentWidget() if hasattr(self, "_plot") else None
         if self.wrap_in_figure and figure is not None:
