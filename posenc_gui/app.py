@@ -5,10 +5,18 @@ from __future__ import annotations
 
 import ctypes.util
 import os
+import signal
+import socket
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
-from PySide6.QtCore import QMessageLogContext, Qt, QtMsgType, qInstallMessageHandler
+from PySide6.QtCore import (
+    QMessageLogContext,
+    QSocketNotifier,
+    Qt,
+    QtMsgType,
+    qInstallMessageHandler,
+)
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -121,6 +129,22 @@ class InterfaceStyle(QProxyStyle):
                 option.currentText, Qt.TextElideMode.ElideRight, field.width() - 2
             )
         super().drawControl(element, option, painter, widget)
+
+
+def close_on_terminal_signals(app: QApplication) -> None:
+    """Ctrl+C in the terminal (SIGINT) or SIGTERM closes the windows as their close button
+    does, the session kept, instead of a KeyboardInterrupt traceback in whatever Python code
+    ran next, the window left open. Python runs a signal's handler only once it runs code:
+    the signal's byte on a socket wakes Qt's event loop for it (``signal.set_wakeup_fd``)."""
+    reader, writer = socket.socketpair()
+    reader.setblocking(False)
+    writer.setblocking(False)
+    signal.set_wakeup_fd(writer.fileno())
+    notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read, app)
+    # the sockets live as long as the notifier's connection (closed, the wake-ups would stop)
+    notifier.activated.connect(lambda *_: (reader.recv(64), writer))
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, lambda *_: app.closeAllWindows())
 
 
 def apply_palette(look: Look) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -352,3 +354,41 @@ def test_a_combo_box_too_narrow_for_its_choice_ends_it_with_an_ellipsis(qtbot):
     box.resize(600, 30)  # room enough: the choice whole
     box.grab()
     assert style.drawn[-1][0] == "interleaved (Meta LLaMA, GPT-J)"
+
+
+# The app started from a terminal, and a line once its event loop runs.
+STARTED_FROM_A_TERMINAL = """
+import sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+exec_ = QApplication.exec
+def say_running_then_exec(*_):
+    QTimer.singleShot(0, lambda: print("running", flush=True))
+    return exec_()
+QApplication.exec = say_running_then_exec
+from posenc_gui.cli import main
+sys.exit(main(["--device", "cpu", "--seq-len", "77"]))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_or_sigterm_closes_the_app_as_its_close_button_does(tmp_path, number):
+    child = subprocess.Popen(
+        [sys.executable, "-c", STARTED_FROM_A_TERMINAL],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=os.environ | {"QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path)},
+    )
+    try:
+        assert child.stdout.readline() == "running\n"
+        child.send_signal(number)
+        _, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    assert child.returncode == 0 and "Traceback" not in err, err
+    kept = (tmp_path / "posenc-gui" / "posenc-gui.ini").read_text()
+    assert "seq_len" in kept and "77" in kept  # the session kept, as a close keeps it
