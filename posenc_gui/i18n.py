@@ -4,6 +4,8 @@ menu from the app's catalog."""
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from posenc_gui.choices import LANGUAGES
@@ -30,7 +32,32 @@ LIBRARY_TEXTS = (
     N_("Mouse Enabled"),
     N_("Visible Data Only"),
     N_("Auto Pan Only"),
+    # the axis panel's tooltips, without the rich-text frame pyqtgraph writes round each
+    N_(
+        "Links this axis with another view. When linked, both views will display the same data "
+        "range."
+    ),
+    N_(
+        "Percent of data to be visible when auto-scaling. It may be useful to decrease this value "
+        "for data with spiky noise."
+    ),
+    N_("Automatically resize this axis whenever the displayed data is changed."),
+    N_("Set the range for this axis manually. This disables automatic scaling."),
+    N_("Minimum value to display for this axis."),
+    N_("Maximum value to display for this axis."),
+    N_("Inverts the display of this axis. (+y points downward instead of upward)"),
+    N_("Enables mouse interaction (panning, scaling) for this axis."),
+    N_(
+        "When checked, the axis will only auto-scale to data that is visible along the orthogonal "
+        "axis."
+    ),
+    N_(
+        "When checked, the axis will automatically pan to center on the current data, but the "
+        "scale along this axis will not change."
+    ),
 )
+# pyqtgraph's tooltips: <html><head/><body><p>TEXT</p></body></html>
+_RICH_TEXT_FRAME = re.compile(r"(<html><head/><body><p>)(.*?)(\s*</p></body></html>)", re.S)
 
 
 class _LibraryTexts(QTranslator):
@@ -45,9 +72,12 @@ class _LibraryTexts(QTranslator):
     def translate(
         self, context: str, source: str, disambiguation: str | None = None, n: int = -1
     ) -> str | None:
-        if context not in LIBRARY_CONTEXTS or source not in LIBRARY_TEXTS:
+        framed = _RICH_TEXT_FRAME.fullmatch(source)
+        text = framed[2] if framed else source
+        if context not in LIBRARY_CONTEXTS or text not in LIBRARY_TEXTS:
             return None
-        return self._catalog.translate("", source, disambiguation, n)
+        translated = self._catalog.translate("", text, disambiguation, n)
+        return f"{framed[1]}{translated}{framed[3]}" if framed else translated
 
 
 def tr(text: str) -> str:

@@ -232,11 +232,20 @@ def test_qts_own_texts_and_the_plot_menu_follow_the_language(qapp):
         view.deleteLater()
         return menu, buttons
 
+    def axis_panel_tooltip() -> str:
+        view = CurvesView("t", "x", "y")
+        tooltip = view.plot.vb.menu.ctrl[0].manualRadio.toolTip()
+        view.deleteLater()
+        return tooltip
+
     set_language("zh_CN")
     assert texts() == (["显示全部", "X 轴", "Y 轴", "鼠标模式"], ["取消"])
+    # translated inside the rich-text frame pyqtgraph writes round it
+    assert "<p>手动设置这条轴的范围。这会关闭自动缩放。" in axis_panel_tooltip()
     assert (
         tr("Mouse Mode") == "鼠标模式"
         and tr("a text no catalog holds") == "a text no catalog holds"
     )
     set_language("en")
     assert texts() == (["View All", "X axis", "Y axis", "Mouse Mode"], ["Cancel"])
+    assert "<p>Set the range for this axis manually." in axis_panel_tooltip()

@@ -140,6 +140,46 @@
       <translation>仅自动平移</translation>
     </message>
     <message>
+      <source>Links this axis with another view. When linked, both views will display the same data range.</source>
+      <translation>把这条轴与另一个视图关联。关联后，两个视图显示相同的数据范围。</translation>
+    </message>
+    <message>
+      <source>Percent of data to be visible when auto-scaling. It may be useful to decrease this value for data with spiky noise.</source>
+      <translation>自动缩放时可见数据的百分比。数据有尖峰噪声时，减小此值可能有用。</translation>
+    </message>
+    <message>
+      <source>Automatically resize this axis whenever the displayed data is changed.</source>
+      <translation>显示的数据一变，就自动调整这条轴的范围。</translation>
+    </message>
+    <message>
+      <source>Set the range for this axis manually. This disables automatic scaling.</source>
+      <translation>手动设置这条轴的范围。这会关闭自动缩放。</translation>
+    </message>
+    <message>
+      <source>Minimum value to display for this axis.</source>
+      <translation>这条轴显示的最小值。</translation>
+    </message>
+    <message>
+      <source>Maximum value to display for this axis.</source>
+      <translation>这条轴显示的最大值。</translation>
+    </message>
+    <message>
+      <source>Inverts the display of this axis. (+y points downward instead of upward)</source>
+      <translation>反转这条轴的显示方向（+y 朝下而不是朝上）。</translation>
+    </message>
+    <message>
+      <source>Enables mouse interaction (panning, scaling) for this axis.</source>
+      <translation>允许用鼠标操作这条轴（平移、缩放）。</translation>
+    </message>
+    <message>
+      <source>When checked, the axis will only auto-scale to data that is visible along the orthogonal axis.</source>
+      <translation>勾选后，这条轴只按另一条轴上可见的数据自动缩放。</translation>
+    </message>
+    <message>
+      <source>When checked, the axis will automatically pan to center on the current data, but the scale along this axis will not change.</source>
+      <translation>勾选后，这条轴会自动平移，让当前数据居中，但不改变这条轴的缩放。</translation>
+    </message>
+    <message>
       <source>Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}</source>
       <translation>已载入 {0}：{1} RoPE，head_dim {2}，θ {3:g}</translation>
     </message>
