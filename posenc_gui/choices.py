@@ -78,3 +78,19 @@ def preset_names() -> list[str]:
 def format_number(value: float) -> str:
     """1048576 → "1,048,576"; 1e7 → "1e+07"."""
     return f"{int(value):,}" if float(value).is_integer() and abs(value) < 1e7 else f"{value:g}"
+
+
+# Full-width forms (U+FF01–FF5E, a Chinese input method's digits, commas, points, signs and
+# letters) as their ASCII ones, the ideographic space as a space, the enumeration comma 、 as a
+# comma and the minus sign − (the app's own texts write it) as a hyphen. Not NFKC: that would
+# read a superscript ² as a 2, so "10²" would become 102 instead of being refused.
+_PLAIN = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {
+    0x3000: ord(" "),
+    ord("、"): ord(","),
+    0x2212: ord("-"),
+}
+
+
+def plain_typing(text: str) -> str:
+    """What a person typed, full-width forms as ASCII: ``１２８，０００`` → ``128,000``."""
+    return text.translate(_PLAIN)

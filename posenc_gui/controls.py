@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from posenc_gui.choices import format_number
+from posenc_gui.choices import format_number, plain_typing
 from posenc_gui.views.style import current_look
 
 _LOG_STEPS = 600  # slider positions across a log range: 100 per decade for 10 … 10^7
@@ -33,10 +33,10 @@ _PARTIAL_NUMBER = re.compile(r"[+-]?[\d,_ ]*\.?\d*([eE][+-]?\d*)?")
 
 
 def parse_number(text: str) -> float | None:
-    """What a person types for a number — ``1e7``, ``20,000,000``, ``1 000``, ``2_000`` — as a
-    float; None if it is not a finite number."""
+    """What a person types for a number — ``1e7``, ``20,000,000``, ``1 000``, ``2_000``,
+    ``１２８`` — as a float; None if it is not a finite number."""
     try:
-        value = float(text.strip().replace(",", "").replace("_", "").replace(" ", ""))
+        value = float(plain_typing(text).strip().replace(",", "").replace("_", "").replace(" ", ""))
     except ValueError:
         return None
     return value if math.isfinite(value) else None
@@ -47,7 +47,7 @@ def _validate(text: str, pos: int) -> tuple[QValidator.State, str, int]:
     Enter), and any start of one is allowed: no keystroke is dropped."""
     if parse_number(text) is not None:
         return QValidator.State.Acceptable, text, pos
-    if _PARTIAL_NUMBER.fullmatch(text.strip()):
+    if _PARTIAL_NUMBER.fullmatch(plain_typing(text).strip()):
         return QValidator.State.Intermediate, text, pos
     return QValidator.State.Invalid, text, pos
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QInputMethodEvent
+from PySide6.QtWidgets import QApplication
 
 from posenc_gui.controls import IntControl, LogControl
+from posenc_gui.tab import parse_indices
 
 
 @pytest.fixture
@@ -53,11 +56,45 @@ def theta(qtbot):
 
 @pytest.mark.parametrize(
     ("typed", "value"),
-    [("1e7", 1e7), ("2.5e5", 250000.0), ("20,000", 20000.0), ("500 000", 500000.0), ("12.5", 12.5)],
+    [
+        ("1e7", 1e7),
+        ("2.5e5", 250000.0),
+        ("20,000", 20000.0),
+        ("500 000", 500000.0),
+        ("12.5", 12.5),
+    ],
 )
 def test_theta_takes_what_a_person_types(theta, qtbot, typed, value):
     type_into(theta, qtbot, typed)
     assert theta.value() == value and theta.refusal.isHidden()
+
+
+@pytest.mark.parametrize(
+    ("typed", "value"),
+    [("２０，０００", 20000.0), ("１．５ｅ４", 15000.0), ("５００\u3000０００", 500000.0)],
+)
+def test_theta_takes_what_a_chinese_input_method_types(theta, qtbot, typed, value):
+    """Full-width digits, commas, points and spaces, committed one by one as an input method
+    commits them."""
+    line = theta.box.lineEdit()
+    commit(line, typed)
+    assert line.text() == typed  # every character arrived
+    qtbot.keyClick(line, Qt.Key.Key_Return)
+    assert theta.value() == value and theta.refusal.isHidden()
+
+
+def commit(line, text: str) -> None:
+    """``text`` committed character by character, as an input method commits it."""
+    line.selectAll()
+    for character in text:
+        committed = QInputMethodEvent()
+        committed.setCommitString(character)
+        QApplication.sendEvent(line, committed)
+
+
+def test_a_superscript_is_not_read_as_a_digit(theta):
+    commit(theta.box.lineEdit(), "10²")
+    assert theta.box.lineEdit().text() == "10"  # not 102: the ² is no part of a number
 
 
 def test_a_number_out_of_range_is_refused_whole(theta, qtbot):
@@ -139,3 +176,8 @@ def test_a_number_box_shows_its_value_whole_without_trailing_decimal_zeros(
     qtbot.addWidget(control)
     control.setValue(value)
     assert control.box.text() == shown
+
+
+@pytest.mark.parametrize("typed", ["0, 2, 8, 32", "0 2 8 32", "０，２，８，３２", "0、2、8、32"])
+def test_index_lists_take_commas_spaces_and_chinese_punctuation(typed):
+    assert parse_indices("dimensions", typed) == [0, 2, 8, 32]
