@@ -8,7 +8,8 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 
 from PySide6.QtCore import (
     QMessageLogContext,
@@ -131,20 +132,43 @@ class InterfaceStyle(QProxyStyle):
         super().drawControl(element, option, painter, widget)
 
 
-def close_on_terminal_signals(app: QApplication) -> None:
-    """Ctrl+C in the terminal (SIGINT) or SIGTERM closes the windows as their close button
-    does, the session kept, instead of a KeyboardInterrupt traceback in whatever Python code
-    ran next, the window left open. Python runs a signal's handler only once it runs code:
-    the signal's byte on a socket wakes Qt's event loop for it (``signal.set_wakeup_fd``)."""
+TERMINAL_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def closed_by_terminal_signals(app: QApplication) -> Iterator[None]:
+    """While inside: Ctrl+C in the terminal (SIGINT) or SIGTERM closes the windows as their
+    close button does, the session kept (not a KeyboardInterrupt traceback in whatever Python
+    code ran next, the window left open), and a second one acts as it did before (it stops a
+    close that waits on a computation). Python marks a signal and runs its handler once it runs
+    code, so the signal's number, written to a socket (``signal.set_wakeup_fd``), wakes Qt's
+    event loop; the windows close from there, never from inside a drawing."""
     reader, writer = socket.socketpair()
     reader.setblocking(False)
     writer.setblocking(False)
-    signal.set_wakeup_fd(writer.fileno())
-    notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read, app)
-    # the sockets live as long as the notifier's connection (closed, the wake-ups would stop)
-    notifier.activated.connect(lambda *_: (reader.recv(64), writer))
-    for number in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(number, lambda *_: app.closeAllWindows())
+    before_fd = signal.set_wakeup_fd(writer.fileno())
+    before = {number: signal.signal(number, lambda *_: None) for number in TERMINAL_SIGNALS}
+
+    def restore() -> None:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+    def on_signal() -> None:
+        with suppress(BlockingIOError):
+            if any(number in TERMINAL_SIGNALS for number in reader.recv(64)):
+                restore()
+                app.closeAllWindows()
+
+    notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read)
+    notifier.activated.connect(on_signal)
+    try:
+        yield
+    finally:
+        notifier.setEnabled(False)
+        signal.set_wakeup_fd(before_fd)
+        restore()
+        reader.close()
+        writer.close()
 
 
 def apply_palette(look: Look) -> None:

@@ -15,7 +15,7 @@ from PySide6.QtCore import QSize, QTimer
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QApplication
 
-from posenc_gui.app import application, close_on_terminal_signals, quiet_platform_messages
+from posenc_gui.app import application, closed_by_terminal_signals, quiet_platform_messages
 from posenc_gui.choices import SHARED_RANGES
 from posenc_gui.collector import without_collector
 from posenc_gui.control_settings import apply_settings
@@ -212,6 +212,6 @@ def run(args: argparse.Namespace) -> int:
         return _headless(app, window, args)
     window.remember = True  # only a session that started cleanly is kept
     keep_until_closed(window)
-    close_on_terminal_signals(app)
     del window  # released (its frames too) once a rebuild replaces it
-    return app.exec()
+    with closed_by_terminal_signals(app):
+        return app.exec()
