@@ -72,11 +72,15 @@ class _LibraryTexts(QTranslator):
     def translate(
         self, context: str, source: str, disambiguation: str | None = None, n: int = -1
     ) -> str | None:
+        if context not in LIBRARY_CONTEXTS:
+            return None
         framed = _RICH_TEXT_FRAME.fullmatch(source)
         text = framed[2] if framed else source
-        if context not in LIBRARY_CONTEXTS or text not in LIBRARY_TEXTS:
+        if text not in LIBRARY_TEXTS:
             return None
         translated = self._catalog.translate("", text, disambiguation, n)
+        if not translated:  # the catalog lacks it (a language not finished): the English
+            return None
         return f"{framed[1]}{translated}{framed[3]}" if framed else translated
 
 

@@ -4,8 +4,10 @@ translated."""
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
+from pathlib import Path
 
 import pyqtgraph as pg
 import pytest
@@ -66,12 +68,35 @@ def test_every_source_string_is_translated_with_its_placeholders():
 # A short formula broken across lines reads as two: "… depends on n −" / "m only". Its spaces
 # are no-break spaces, and a word joiner keeps an opening bar with what it encloses (Qt may
 # break after a "|"): ``n\u00a0−\u00a0m``, ``|\u2060i\u00a0−\u00a0j|``.
-BREAKABLE_FORMULA = re.compile(r"(?<![\w(])\w [−+] \w(?![\w(])|(?<![\w)])\|(?=\w)")
+BREAKABLE_FORMULA = re.compile(r"(?<!\w)\w [−+] \w(?![\w(])|(?<![\w)])\|(?=\w)")
+
+
+def literal_strings(package: Path) -> list[str]:
+    """Every string literal of the package's modules but docstrings (f-strings' parts too)."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        found += [
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+        ]
+    return found
 
 
 def test_no_short_formula_of_either_language_can_break_across_lines():
     catalogue = translations.read_ts(TS)
     texts = [text for pair in catalogue.items() for text in pair if text]
+    texts += literal_strings(ROOT / "posenc_gui")  # those shown untranslated too (axis labels)
     assert [text for text in texts if BREAKABLE_FORMULA.search(text)] == []
     assert any("n\u00a0−\u00a0m" in text for text in texts)  # the pattern's own kind is in use
 
@@ -219,7 +244,7 @@ def test_an_unknown_language_is_refused():
 def test_qts_own_texts_and_the_plot_menu_follow_the_language(qapp):
     """Dialog buttons come from Qt's catalog, the plot menu's texts (pyqtgraph looks them up
     under its own contexts) from the app's; back in English, both are English again."""
-    from PySide6.QtWidgets import QDialogButtonBox
+    from PySide6.QtWidgets import QDialogButtonBox, QWidget
 
     from posenc_gui.i18n import set_language, tr
     from posenc_gui.views import CurvesView
@@ -232,20 +257,25 @@ def test_qts_own_texts_and_the_plot_menu_follow_the_language(qapp):
         view.deleteLater()
         return menu, buttons
 
-    def axis_panel_tooltip() -> str:
+    def axis_panel_tooltips() -> list[str]:
         view = CurvesView("t", "x", "y")
-        tooltip = view.plot.vb.menu.ctrl[0].manualRadio.toolTip()
+        panel = view.plot.vb.menu.ctrl[0]  # the X axis's: its widgets are its attributes
+        tooltips = [
+            widget.toolTip() for widget in vars(panel).values() if isinstance(widget, QWidget)
+        ]
         view.deleteLater()
-        return tooltip
+        return [tooltip for tooltip in tooltips if tooltip]
 
     set_language("zh_CN")
     assert texts() == (["显示全部", "X 轴", "Y 轴", "鼠标模式"], ["取消"])
+    chinese = axis_panel_tooltips()
+    assert len(chinese) == 10 and all(CJK.search(tooltip) for tooltip in chinese)
     # translated inside the rich-text frame pyqtgraph writes round it
-    assert "<p>手动设置这条轴的范围。这会关闭自动缩放。" in axis_panel_tooltip()
+    assert "<p>手动设置这条轴的范围。这会关闭自动缩放。" in "".join(chinese)
     assert (
         tr("Mouse Mode") == "鼠标模式"
         and tr("a text no catalog holds") == "a text no catalog holds"
     )
     set_language("en")
     assert texts() == (["View All", "X axis", "Y axis", "Mouse Mode"], ["Cancel"])
-    assert "<p>Set the range for this axis manually." in axis_panel_tooltip()
+    assert "<p>Set the range for this axis manually." in "".join(axis_panel_tooltips())
