@@ -82,11 +82,14 @@ def format_number(value: float) -> str:
 
 # Full-width forms (U+FF01–FF5E, a Chinese input method's digits, commas, points, signs and
 # letters) as their ASCII ones, the ideographic space as a space, the enumeration comma 、 as a
-# comma and the minus sign − (the app's own texts write it) as a hyphen. Not NFKC: that would
-# read a superscript ² as a 2, so "10²" would become 102 instead of being refused.
+# comma, the ideographic full stop 。 (what "." types in Chinese punctuation) as a point and
+# the minus sign − (the app's own texts write it) as a hyphen. Not NFKC: that would read a
+# superscript ² as a 2, so "10²" would become 102 instead of being refused.
 _PLAIN = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {
     0x3000: ord(" "),
     ord("、"): ord(","),
+    ord("。"): ord("."),
+    ord("｡"): ord("."),
     0x2212: ord("-"),
 }
 

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QSlider,
     QSpinBox,
     QVBoxLayout,
@@ -40,6 +41,27 @@ def parse_number(text: str) -> float | None:
     except ValueError:
         return None
     return value if math.isfinite(value) else None
+
+
+def parse_indices(name: str, text: str) -> list[int]:
+    """``"0, 2, 8"`` (or ``０，２、８``) → ``[0, 2, 8]``; raises ValueError naming the parameter
+    otherwise."""
+    try:
+        indices = [int(part) for part in plain_typing(text).replace(",", " ").split()]
+    except ValueError:
+        raise ValueError(f"{name} must be whole numbers separated by commas") from None
+    if not indices:
+        raise ValueError(f"{name} must list at least one index")
+    return indices
+
+
+def index_list(name: str, text: str = "", **options: object) -> QLineEdit:
+    """A box for a list of indices (``parse_indices``): what was typed is shown in ASCII once
+    typed (a Chinese input method's ``０，２、８`` as ``0,2,8``), as sessions and captions keep
+    it."""
+    box = QLineEdit(text, objectName=name, **options)
+    box.editingFinished.connect(lambda: box.setText(plain_typing(box.text())))
+    return box
 
 
 def _validate(text: str, pos: int) -> tuple[QValidator.State, str, int]:

@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from posenc_gui.choices import plain_typing
 from posenc_gui.comparison import Entry
 from posenc_gui.control_settings import apply_settings, reset_settings, settings
 from posenc_gui.engine import Engine
@@ -52,18 +51,6 @@ class TabContext:
     engine: Engine
     parameters: ParameterPanel
     compare_entries: Callable[[], tuple[Entry, ...]] = tuple
-
-
-def parse_indices(name: str, text: str) -> list[int]:
-    """``"0, 2, 8"`` (or ``０，２、８``) → ``[0, 2, 8]``; raises ValueError naming the parameter
-    otherwise."""
-    try:
-        indices = [int(part) for part in plain_typing(text).replace(",", " ").split()]
-    except ValueError:
-        raise ValueError(f"{name} must be whole numbers separated by commas") from None
-    if not indices:
-        raise ValueError(f"{name} must list at least one index")
-    return indices
 
 
 class Tab(QWidget):

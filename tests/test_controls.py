@@ -7,8 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QInputMethodEvent
 from PySide6.QtWidgets import QApplication
 
-from posenc_gui.controls import IntControl, LogControl
-from posenc_gui.tab import parse_indices
+from posenc_gui.controls import IntControl, LogControl, index_list, parse_indices
 
 
 @pytest.fixture
@@ -181,3 +180,11 @@ def test_a_number_box_shows_its_value_whole_without_trailing_decimal_zeros(
 @pytest.mark.parametrize("typed", ["0, 2, 8, 32", "0 2 8 32", "０，２，８，３２", "0、2、8、32"])
 def test_index_lists_take_commas_spaces_and_chinese_punctuation(typed):
     assert parse_indices("dimensions", typed) == [0, 2, 8, 32]
+
+
+def test_an_index_list_shows_what_was_typed_in_ascii_once_typed(qtbot):
+    box = index_list("dimensions", "0, 2")
+    qtbot.addWidget(box)
+    box.setText("０，２、８")
+    box.editingFinished.emit()
+    assert box.text() == "0,2,8"

@@ -6,10 +6,10 @@ import numpy as np
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
 
 from posenc_gui.choices import format_number
-from posenc_gui.controls import IntControl
+from posenc_gui.controls import IntControl, index_list, parse_indices
 from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import Preset
-from posenc_gui.tab import Tab, TabContext, parse_indices
+from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.absolute import SPEC
 from posenc_gui.tabs.absolute.compute import (
     COMPARE,
@@ -45,7 +45,7 @@ class AbsoluteTab(Tab):
         self.reference_position = IntControl(
             "reference_position", 0, parameters.seq_len.value() - 1, 0
         )
-        self.dimensions = QLineEdit("0, 2, 8, 32", objectName="dimensions")
+        self.dimensions = index_list("dimensions", "0, 2, 8, 32")
         self.tokens = QLineEdit(DEFAULT_SENTENCE, objectName="tokens")
         self.label_tokens = QCheckBox(tr("label positions with tokens"), objectName="label_tokens")
         note = QLabel(tr(NOTE))

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLabel, QLineEdit, QSpinBox, QWidget
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLabel, QSpinBox, QWidget
 
-from posenc_gui.controls import IntControl
+from posenc_gui.controls import IntControl, index_list, parse_indices
 from posenc_gui.encodings import multimodal
 from posenc_gui.i18n import N_, tr
 from posenc_gui.imported_model import ImportedModel
 from posenc_gui.presets import Preset
-from posenc_gui.tab import Tab, TabContext, parse_indices
+from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.multimodal import SPEC
 from posenc_gui.tabs.multimodal.compute import (
     COMPARE,
@@ -64,7 +64,7 @@ class MultimodalTab(Tab):
         for key, label in SCHEME_LABELS.items():
             self.scheme.addItem(tr(label), key)
         self.scheme.setCurrentIndex(self.scheme.findData("interleaved"))  # Qwen3-VL's
-        self.section = QLineEdit("24, 20, 20", objectName="mrope_section")
+        self.section = index_list("mrope_section", "24, 20, 20")
         self.text_before = IntControl("text_before", 0, 4096, 5)
         self.frames = IntControl("frames", 1, 64, 1)
         self.image_height = IntControl("image_height", 1, GRID_SIDE, 8)

@@ -10,17 +10,16 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QLabel,
-    QLineEdit,
     QPushButton,
     QSpinBox,
     QWidget,
 )
 
-from posenc_gui.controls import IntControl
+from posenc_gui.controls import IntControl, index_list, parse_indices
 from posenc_gui.encodings.rope import QueryKey
 from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import Preset
-from posenc_gui.tab import Tab, TabContext, parse_indices
+from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.rope import SPEC
 from posenc_gui.tabs.rope.compute import (
     COMPARE,
@@ -95,7 +94,7 @@ class RopeTab(Tab):
         ):
             self.table.addItem(tr(label), key)
         self.pair_count = IntControl("pair_count", 1, MAX_PANELS, 8)
-        self.pairs = QLineEdit(objectName="pairs", placeholderText=tr("auto: spread evenly"))
+        self.pairs = index_list("pairs", placeholderText=tr("auto: spread evenly"))
         self.position = IntControl("position", 0, seq_len - 1, min(10, seq_len - 1))
         self.play = QPushButton(tr("Play"), objectName="play", checkable=True)
         self.query_position = IntControl("query_position", 0, seq_len - 1, 2)
