@@ -229,7 +229,7 @@ class ShrinkableTitle(pg.LabelItem):
         # column would hold the figure that tall when the view sets its size)
         wraps = MIN_WRAP_PX <= width < natural
         self.item.setTextWidth(
-            _balanced_width(self.item, width) if wraps else math.ceil(natural) + 1
+            _balanced_width(self.item, width, natural) if wraps else math.ceil(natural) + 1
         )
         super().resizeEvent(None)  # centres the text (pyqtgraph reads no event)
         height = self.itemRect().height() if self.isVisible() else 0.0
@@ -249,14 +249,16 @@ def _line_count(item: pg.QtWidgets.QGraphicsTextItem) -> int:
     return count
 
 
-def _balanced_width(item: pg.QtWidgets.QGraphicsTextItem, width: float) -> float:
-    """The narrowest text width (whole px, at most ``width``) that wraps ``item``'s text onto no
-    more lines than ``width`` does: its lines come out even, where wrapping at ``width`` could
-    leave a last line of one word (or, in Chinese, one character). By bisection: about
-    log₂(width) lay-outs of the text."""
+def _balanced_width(item: pg.QtWidgets.QGraphicsTextItem, width: float, natural: float) -> float:
+    """The narrowest text width (to a px, at most ``width``) that wraps ``item``'s text, whose
+    width on one line is ``natural``, onto no more lines than ``width`` does: its lines come out
+    even, where wrapping at ``width`` could leave a last line of one word (or, in Chinese, one
+    character). By bisection: a few lay-outs of the text."""
     item.setTextWidth(width)
     lines = _line_count(item)
-    low, high = 0.0, float(width)  # wraps onto more lines at low, onto ``lines`` at high
+    # ``lines`` lines hold the text only if about natural ÷ lines wide (less the spaces they
+    # break at): the search starts there
+    low, high = natural / lines - 1, float(width)
     while high - low > 1:
         middle = (low + high) / 2
         item.setTextWidth(middle)
