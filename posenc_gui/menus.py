@@ -86,9 +86,21 @@ def build_menus(window: MainWindow) -> None:
     )
     _action(window, file_menu, tr("&Import report…"), "import_report", window.show_import_report)
     file_menu.addSeparator()
-    _action(window, file_menu, tr("Open &session…"), "open_session", lambda: _open_session(window))
     _action(
-        window, file_menu, tr("&Save session as…"), "save_session", lambda: _save_session(window)
+        window,
+        file_menu,
+        tr("Open &session…"),
+        "open_session",
+        lambda: _open_session(window),
+        shortcut="Ctrl+O",
+    )
+    _action(
+        window,
+        file_menu,
+        tr("&Save session as…"),
+        "save_session",
+        lambda: _save_session(window),
+        shortcut="Ctrl+Shift+S",
     )
     file_menu.addSeparator()
     _action(

@@ -267,3 +267,19 @@ def test_corrupt_kept_settings_are_reported_once_and_replaced(qapp, kept, reason
     again = _open(parse_args(["--device", "cpu"]), interactive=True)
     assert again.statusBar().currentMessage() == ""
     again.close()
+
+
+def test_the_file_menus_shortcuts_open_save_and_export(window, qtbot, monkeypatch):
+    """Ctrl+O opens a session, Ctrl+Shift+S saves one, Ctrl+E exports a view."""
+    from posenc_gui import menus
+
+    asked = []
+    for kind in ("open_session", "save_session", "export"):
+        monkeypatch.setattr(menus, f"_{kind}", lambda _window, kind=kind: asked.append(kind))
+    window.activateWindow()
+    qtbot.waitActive(window)
+    control, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+    qtbot.keyClick(window, Qt.Key.Key_O, control)
+    qtbot.keyClick(window, Qt.Key.Key_S, control | shift)
+    qtbot.keyClick(window, Qt.Key.Key_E, control)
+    assert asked == ["open_session", "save_session", "export"]
