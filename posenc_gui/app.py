@@ -1,5 +1,6 @@
-"""QApplication set-up: the application object, its fonts (Chinese included) and its palette
-in the current look (the ``posenc-gui`` entry point is ``posenc_gui.cli.main``)."""
+"""QApplication set-up: the application object, its fonts (Chinese included), its palette in
+the current look, and what Ctrl+C does (the ``posenc-gui`` entry point is
+``posenc_gui.cli.main``)."""
 
 from __future__ import annotations
 
