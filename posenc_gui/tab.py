@@ -294,6 +294,9 @@ class Tab(QWidget):
             if not isinstance(page, str):
                 raise ValueError(f"{self.name}: page must be a page name, got {page!r}")
             self.show_page(page)
+        # A state may set what no control shows (LongRoPE's lists, an imported model), and
+        # equal controls ask for nothing: the frame follows the state whatever changed.
+        self.refresh()
 
     def note(self, source: str, text: str = "") -> None:
         """Say ``text`` in the tab's message on behalf of ``source`` (``""`` withdraws it); the

@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from posenc_gui.session import FORMAT, VERSION, last_session, parse_session, remember
+from tests.conftest import FRAME_TIMEOUT_MS
 
 
 def change_everything(window) -> None:
@@ -283,3 +284,34 @@ def test_the_file_menus_shortcuts_open_save_and_export(window, qtbot, monkeypatc
     qtbot.keyClick(window, Qt.Key.Key_S, control | shift)
     qtbot.keyClick(window, Qt.Key.Key_E, control)
     assert asked == ["open_session", "save_session", "export"]
+
+
+def test_a_session_redraws_what_no_control_shows(window, qtbot):
+    """LongRoPE's factor lists are no control's: a session that changes only them still
+    redraws the tab (it kept the figure of the lists before)."""
+    import numpy as np
+
+    from posenc_gui.export_data import view_table
+
+    extension = window.tab("extension")
+    window.tabs.setCurrentWidget(extension)
+    session = window.session()
+    state = session["tabs"]["extension"]
+    state["page"] = "frequencies"
+    state["controls"].update(method="longrope", target_context=65536.0, original_context=8192.0)
+    pairs = window.parameters.head_dim.value() // 2
+    drawn = []
+    for factor in (4.0, 16.0):
+        state["longrope"] = {"short_factor": [factor] * pairs, "long_factor": [factor] * pairs}
+        window.apply_session(session)
+        qtbot.waitUntil(
+            lambda factor=factor: (
+                extension.frame is not None
+                and extension.frame.params.scaling.long_factor[0] == factor
+                and not extension.is_waiting()
+            ),
+            timeout=FRAME_TIMEOUT_MS,
+        )
+        ratios = view_table(extension.view_names()["ratio"])[:, 1:]
+        drawn.append(set(np.unique(ratios[np.isfinite(ratios)])))
+    assert drawn == [{0.25}, {0.0625}]  # θ′ᵢ/θᵢ = 1/factor for every pair
