@@ -293,6 +293,12 @@ def test_old_names_and_ignored_keys():
         ({"head_dim": "64"}, "head_dim: must be an integer"),
         ({"head_dim": 64, "max_position_embeddings": 0}, "max_position_embeddings: must be in"),
         ({"head_dim": 64, "rope_theta": float("inf")}, "rope_theta: must be finite"),
+        # read for the layer views even without a layer pattern (a billion layers hung them)
+        (
+            {"head_dim": 64, "num_hidden_layers": 10**9},
+            r"num_hidden_layers: must be in \[1, 65,536\], got 1,000,000,000",
+        ),
+        ({"head_dim": 64, "num_hidden_layers": 0}, r"num_hidden_layers: must be in \[1, 65,536\]"),
     ],
 )
 def test_invalid_settings_name_the_key(config, message):

@@ -221,6 +221,10 @@ class ConfigReader:
         """Each layer's type, NoPE layers as ``no_rope`` (empty if the config does not say):
         from ``layer_types``, else Gemma 3's ``sliding_window_pattern`` (every n-th layer
         full, as transformers builds it), with ``no_rope_layers`` marking NoPE layers."""
+        if self.get("num_hidden_layers") is not None:  # read by the layer views even alone
+            count = whole_number(
+                self._name("num_hidden_layers"), self.config["num_hidden_layers"], 1, MAX_LAYERS
+            )
         kinds = self.get("layer_types")
         if kinds is not None:
             if not isinstance(kinds, list) or not all(isinstance(kind, str) for kind in kinds):
@@ -232,9 +236,6 @@ class ConfigReader:
         ):
             every = whole_number(
                 self._name("sliding_window_pattern"), self.config["sliding_window_pattern"], 1
-            )
-            count = whole_number(
-                self._name("num_hidden_layers"), self.config["num_hidden_layers"], 1, MAX_LAYERS
             )
             self.take("sliding_window_pattern", every)
             self.take("num_hidden_layers", count)
