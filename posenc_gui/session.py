@@ -122,12 +122,17 @@ def placement(window: QMainWindow) -> dict[str, Any]:
     }
 
 
+MAX_WINDOW_SIDE = 16_384
+
+
 def place(window: QMainWindow, data: object) -> None:
     """Apply ``placement()`` data to ``window``; ValueError naming the field that does not fit."""
     if not isinstance(data, dict):
         raise ValueError("window must be an object with x, y, width, height and maximized")
     fields = {"x": (-100_000, 100_000), "y": (-100_000, 100_000)}
-    fields |= {"width": (200, 100_000), "height": (150, 100_000)}
+    # sides no desktop exceeds (four 4K screens in a row: 15,360): a window of 100,000 px a
+    # side asked Qt for a backing store of gigabytes and stalled the app for a minute
+    fields |= {"width": (200, MAX_WINDOW_SIDE), "height": (150, MAX_WINDOW_SIDE)}
     for key, (low, high) in fields.items():
         value = data.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

@@ -221,7 +221,10 @@ def test_the_window_comes_back_where_it_was_and_maximised(window, qtbot):
     assert other.session()["window"]["maximized"] is True
     with pytest.raises(ValueError, match=r"window.width must be a whole number in \[200"):
         other.apply_session(session | {"window": session["window"] | {"width": "wide"}})
-    assert other.windowState() & Qt.WindowState.WindowMaximized  # the refusal changed nothing
+    # no desktop is 100,000 px wide: such a window stalled the app asking for gigabytes
+    with pytest.raises(ValueError, match=r"window.height must be a whole number in \[150, 16384\]"):
+        other.apply_session(session | {"window": session["window"] | {"height": 100_000}})
+    assert other.windowState() & Qt.WindowState.WindowMaximized  # the refusals changed nothing
     other.close()
 
 

@@ -22,6 +22,7 @@ from posenc_gui.views.wide_lines import (
     WideLineCurve,
     _plain,
     by_hair_lines,
+    opaque_on_raster,
     straight_runs_dropped,
     straight_runs_kept,
 )
@@ -425,3 +426,16 @@ def test_painting_the_fewer_points_keeps_the_mouse_shape_of_the_data(qtbot):
     assert shape.elementCount() > 0
     widget.grab()  # paints from a point in 64 again
     assert curve.mouseShape() is shape  # not dropped with the path made of those
+
+
+def test_a_painter_that_could_not_begin_takes_the_general_way():
+    """A backing store too large to allocate leaves the painter without an engine: not a
+    raster one (it raised AttributeError from inside a paint)."""
+    pen = pg.mkPen("k", width=1)
+    assert not opaque_on_raster(QPainter(), pen)
+    image = QImage(4, 4, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        assert opaque_on_raster(painter, pen)
+    finally:
+        painter.end()

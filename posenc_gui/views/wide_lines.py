@@ -197,11 +197,13 @@ def hair_line(pen: QPen) -> QPen:
 def opaque_on_raster(painter: QPainter, pen: QPen | None) -> bool:
     """Whether a ``pen`` is cosmetic and opaque on a raster device: what both screen-only
     ways of painting a curve need."""
+    engine = painter.paintEngine()  # None where the painter could not begin (no memory)
     return (
         pen is not None
         and pen.isCosmetic()
         and pen.color().alpha() == 255
-        and painter.paintEngine().type() == QPaintEngine.Type.Raster
+        and engine is not None
+        and engine.type() == QPaintEngine.Type.Raster
     )
 
 
