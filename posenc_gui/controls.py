@@ -35,12 +35,12 @@ _PARTIAL_NUMBER = re.compile(r"[+-]?[\d,_ ]*\.?\d*([eE][+-]?\d*)?")
 
 def parse_number(text: str) -> float | None:
     """What a person types for a number — ``1e7``, ``20,000,000``, ``1 000``, ``2_000``,
-    ``１２８`` — as a float; None if it is not a finite number."""
+    ``１２８`` — as a float (``1e400`` as inf: each box's range refuses it, saying so); None if
+    it is not a number."""
     try:
-        value = float(plain_typing(text).strip().replace(",", "").replace("_", "").replace(" ", ""))
+        return float(plain_typing(text).strip().replace(",", "").replace("_", "").replace(" ", ""))
     except ValueError:
         return None
-    return value if math.isfinite(value) else None
 
 
 def parse_indices(name: str, text: str) -> list[int]:
@@ -106,10 +106,10 @@ class StepSpinBox(_TypedNumber, QSpinBox):
 
     def refusal(self, value: float) -> str:
         low, high, step = self.minimum(), self.maximum(), self.singleStep()
+        if not low <= value <= high:  # first: 1e400 is out of range (inf), not "not whole"
+            return _out_of_range(self.name, low, high, value)
         if not value.is_integer():
             return f"{self.name} must be a whole number, got {value:g}"
-        if not low <= value <= high:
-            return _out_of_range(self.name, low, high, value)
         if (value - low) % step:
             return f"{self.name} must be a multiple of {step}, got {format_number(value)}"
         return ""
@@ -195,6 +195,7 @@ class SliderControl(QWidget):
                 self.box.setValue(valid)
             self.slider.setValue(self._to_position(valid))
         if changed:
+            self._show_refusal("")  # a refused number typed before is no longer the question
             self.valueChanged.emit(valid)
 
     def _valid(self, value: float) -> int | float:

@@ -188,3 +188,16 @@ def test_an_index_list_shows_what_was_typed_in_ascii_once_typed(qtbot):
     box.setText("０，２、８")
     box.editingFinished.emit()
     assert box.text() == "0,2,8"
+
+
+def test_a_number_too_large_for_a_float_is_refused_saying_so(theta, qtbot):
+    type_into(theta, qtbot, "1e400")
+    assert theta.value() == 10000.0
+    assert theta.refusal.text() == "theta must be in [10, 1e+07], got inf"
+
+
+def test_a_refusal_goes_once_the_slider_sets_a_value(theta, qtbot):
+    type_into(theta, qtbot, "5")
+    assert not theta.refusal.isHidden()
+    theta.slider.setValue(theta.slider.value() + 10)
+    assert theta.value() != 10000.0 and theta.refusal.isHidden()
