@@ -138,6 +138,25 @@ class NumberSpinBox(_TypedNumber, QDoubleSpinBox):
         return ""
 
 
+def number_box(
+    name: str, low: float, high: float, value: float, step: float = 1.0, decimals: int = 2
+) -> NumberSpinBox:
+    """A number box without a slider (a setting few move): it takes what a person types as
+    the sliders' boxes do, and its tab says why it refuses a number (``Tab.add_controls``);
+    shown without trailing zeros (``0``, not ``0.000000000000000``)."""
+    box = NumberSpinBox(
+        objectName=name,
+        decimals=decimals,
+        minimum=low,
+        maximum=high,
+        singleStep=step,
+        keyboardTracking=False,
+    )
+    box.name = name
+    box.setValue(value)
+    return box
+
+
 class SliderControl(QWidget):
     """Slider and spin box kept in step; emits ``valueChanged`` once per real change."""
 

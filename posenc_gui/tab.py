@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer, Signal
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from posenc_gui.comparison import Entry
 from posenc_gui.control_settings import apply_settings, reset_settings, settings
+from posenc_gui.controls import NumberSpinBox
 from posenc_gui.engine import Engine
 from posenc_gui.frame_requests import FrameRequests
 from posenc_gui.i18n import tr
@@ -153,6 +155,8 @@ class Tab(QWidget):
         widget spans the row); with ``applies`` they show only while it holds — the page in
         front, the chosen method."""
         for label, widget in rows:
+            if isinstance(widget, NumberSpinBox):  # a box without a slider: the tab says why
+                widget.on_refused = partial(self.note, widget.objectName())
             if label:
                 self.controls.addRow(tr(label), widget)
             else:

@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 import torch
+from PySide6.QtCore import Qt
 
 from posenc_gui.encodings import binning, rope_scaling
 from posenc_gui.encodings.model_config import LayerRope
@@ -372,3 +373,21 @@ def test_a_rotary_dim_of_two_draws_every_page_but_the_ntk_curve_and_says_why(win
     assert "dynamic NTK needs a rotary dim of at least 4" in tab.message.text()
     with pytest.raises(ValueError, match="NTK scaling needs a rotary dim of at least 4"):
         tab.scaling().with_changes(method="dynamic")
+
+
+def test_a_number_box_without_a_slider_refuses_what_does_not_fit_saying_so(tab, qtbot):
+    """Typed as into the sliders' boxes: a number out of range is refused whole, and the tab
+    says which setting and its range (the box reverted silently); no trailing zeros."""
+    box = tab.beta_fast
+    line = box.lineEdit()
+    line.selectAll()
+    qtbot.keyClicks(line, "5000")
+    assert line.text() == "5000"  # every keystroke arrived, out of range or not
+    qtbot.keyClick(line, Qt.Key.Key_Return)
+    assert box.value() == 32.0
+    assert "beta_fast must be in [0.001, 4,096], got 5000" in tab.message.text()
+    line.selectAll()
+    qtbot.keyClicks(line, "40")
+    qtbot.keyClick(line, Qt.Key.Key_Return)
+    assert box.value() == 40.0 and "beta_fast" not in tab.message.text()
+    assert tab.attention_factor.text() == "0"  # not 0.000000000000000

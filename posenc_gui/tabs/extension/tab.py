@@ -6,10 +6,10 @@ from contextlib import ExitStack
 from typing import Any
 
 from PySide6.QtCore import QSignalBlocker, QTimer
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QPushButton, QWidget
 
 from posenc_gui.control_settings import check_holds
-from posenc_gui.controls import LogControl
+from posenc_gui.controls import LogControl, NumberSpinBox, number_box
 from posenc_gui.encodings.rope_scaling import METHODS, RopeScaling, factor_list
 from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import Preset
@@ -24,21 +24,6 @@ SWEEP_MS = 40
 SWEEP_FRAMES = 200
 # Which L0 a method reads from config.json, as transformers does.
 READS_ORIGINAL = ("llama3", "yarn", "longrope")
-
-
-def _spin(
-    name: str, low: float, high: float, value: float, step: float = 0.5, decimals: int = 2
-) -> QDoubleSpinBox:
-    box = QDoubleSpinBox(
-        objectName=name,
-        minimum=low,
-        maximum=high,
-        decimals=decimals,
-        singleStep=step,
-        keyboardTracking=False,
-    )
-    box.setValue(value)
-    return box
 
 
 class ExtensionTab(Tab):
@@ -67,21 +52,21 @@ class ExtensionTab(Tab):
         self.original_context = LogControl("original_context", *CONTEXT_RANGE, 8192, decimals=0)
         self.target_context = LogControl("target_context", *CONTEXT_RANGE, 65536, decimals=0)
         # Ranges and precisions that hold what released configs write (0.03125, 0.707).
-        self.partial_rotary_factor = _spin("partial_rotary_factor", 0.001, 1.0, 1.0, 0.05, 6)
-        self.beta_fast = _spin("beta_fast", 0.001, 4096, 32.0, 1.0, 4)
-        self.beta_slow = _spin("beta_slow", 0.001, 4096, 1.0, 0.5, 4)
-        self.mscale = _spin("mscale", 0.0, 64.0, 0.0, 0.1, 6)
-        self.mscale_all_dim = _spin("mscale_all_dim", 0.0, 64.0, 0.0, 0.1, 6)
+        self.partial_rotary_factor = number_box("partial_rotary_factor", 0.001, 1.0, 1.0, 0.05, 6)
+        self.beta_fast = number_box("beta_fast", 0.001, 4096, 32.0, 1.0, 4)
+        self.beta_slow = number_box("beta_slow", 0.001, 4096, 1.0, 0.5, 4)
+        self.mscale = number_box("mscale", 0.0, 64.0, 0.0, 0.1, 6)
+        self.mscale_all_dim = number_box("mscale_all_dim", 0.0, 64.0, 0.0, 0.1, 6)
         # 0: unset (the method's own attention factor); PhiMoE's mscales replace LongRoPE's.
         # Released files write them to the last digit (1.243163121016122): 15 decimals.
-        self.attention_factor = _spin("attention_factor", 0.0, 64.0, 0.0, 0.01, 15)
-        self.short_mscale = _spin("short_mscale", 0.0, 64.0, 0.0, 0.01, 15)
-        self.long_mscale = _spin("long_mscale", 0.0, 64.0, 0.0, 0.01, 15)
+        self.attention_factor = number_box("attention_factor", 0.0, 64.0, 0.0, 0.01, 15)
+        self.short_mscale = number_box("short_mscale", 0.0, 64.0, 0.0, 0.01, 15)
+        self.long_mscale = number_box("long_mscale", 0.0, 64.0, 0.0, 0.01, 15)
         self.truncate = QCheckBox(
             tr("YaRN: truncate the ramp"), objectName="truncate", checked=True
         )
-        self.low_freq_factor = _spin("low_freq_factor", 0.001, 1024.0, 1.0, 0.5, 4)
-        self.high_freq_factor = _spin("high_freq_factor", 0.001, 1024.0, 4.0, 0.5, 4)
+        self.low_freq_factor = number_box("low_freq_factor", 0.001, 1024.0, 1.0, 0.5, 4)
+        self.high_freq_factor = number_box("high_freq_factor", 0.001, 1024.0, 4.0, 0.5, 4)
         self.factor_lists = QLabel(objectName="factor_lists", wordWrap=True)
         self.sweep = QPushButton(tr("Play dynamic-NTK sweep"), objectName="sweep", checkable=True)
         self.sweep_length = LogControl("sweep_length", *CONTEXT_RANGE, 8192, decimals=0)
@@ -266,7 +251,7 @@ class ExtensionTab(Tab):
             else scaling.max_position_embeddings
         )
         target = max(scaling.max_position_embeddings, round(original * scaling.factor))
-        shown: list[tuple[LogControl | QDoubleSpinBox, str, float]] = [
+        shown: list[tuple[LogControl | NumberSpinBox, str, float]] = [
             (self.factor, "factor", scaling.factor),
             (self.original_context, "original_max_position_embeddings", original),
             (self.target_context, "max_position_embeddings", target),

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLabel, QSpinBox, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QSpinBox, QWidget
 
-from posenc_gui.controls import IntControl, index_list, parse_indices
+from posenc_gui.controls import IntControl, index_list, number_box, parse_indices
 from posenc_gui.encodings import multimodal
 from posenc_gui.i18n import N_, tr
 from posenc_gui.imported_model import ImportedModel
@@ -69,10 +69,7 @@ class MultimodalTab(Tab):
         self.frames = IntControl("frames", 1, 64, 1)
         self.image_height = IntControl("image_height", 1, GRID_SIDE, 8)
         self.image_width = IntControl("image_width", 1, GRID_SIDE, 12)
-        self.time_interval = QDoubleSpinBox(
-            objectName="time_interval", minimum=0.0, maximum=100.0, decimals=3, value=1.0
-        )
-        self.time_interval.setKeyboardTracking(False)
+        self.time_interval = number_box("time_interval", 0.0, 100.0, 1.0, 0.5, 3)
         self.timestamp_tokens = IntControl("timestamp_tokens", 0, 64, 2)
         self.text_after = IntControl("text_after", 0, 4096, 3)
         self.query_row = IntControl("query_row", 0, self.image_height.value() - 1, 3)
