@@ -28,6 +28,7 @@ from posenc_gui.views.style import current_look, tick_font
 CAPTION_POINTS = 10
 CAPTION_FLAGS = Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap
 SETTLE_PASSES = 2  # paints before an export at a new size: axes fit their labels, then the rest
+FIT_PASSES = 3  # larger lay-outs tried for a figure that does not fit its size (legends rewrap)
 Size = tuple[int, int]  # width, height in pixels at 1×
 
 
@@ -58,7 +59,13 @@ def _sizes(view: pg.GraphicsView, size: Size | None, caption: str | None) -> tup
         strip = _strip_height(caption, view.width())
         return (view.width(), view.height()), (view.width(), view.height() + strip)
     width, height = size
-    return (width, height - _strip_height(caption, width)), size
+    strip = _strip_height(caption, width)
+    if strip > height / 2:  # a caption of many lines in a small picture: no room for the figure
+        raise ValueError(
+            f"size {width}x{height} leaves the figure {max(0, height - strip)} px above its "
+            f"caption ({strip} px): it needs a height of at least {2 * strip} px, or no caption"
+        )
+    return (width, height - strip), size
 
 
 def _check(scale: int, size: Size | None) -> None:
@@ -114,6 +121,16 @@ def _laid_out(view: pg.GraphicsView, size: Size) -> Iterator[QRectF]:
     item.setGeometry(geometry)
     try:
         _settle(view, geometry)
+        # A figure that needs more room than ``size`` (presentation mode's fonts in a small
+        # picture) is laid out larger in the same proportions and drawn scaled down, whole:
+        # held at its least size, it was drawn into a corner, its legend over its caption.
+        for _ in range(FIT_PASSES):
+            laid = item.geometry().size()
+            grow = max(laid.width() / geometry.width(), laid.height() / geometry.height())
+            if grow <= 1.001:
+                break
+            geometry = QRectF(before.topLeft(), geometry.size() * grow)
+            _settle(view, geometry)
         item.setGeometry(geometry)
         yield item.sceneBoundingRect()
     finally:
@@ -124,7 +141,7 @@ def _laid_out(view: pg.GraphicsView, size: Size) -> Iterator[QRectF]:
 def _paint(view: pg.GraphicsView, painter: QPainter, target: QRectF, source: QRectF) -> None:
     """Draw the scene's ``source`` into ``target`` as pyqtgraph's exporters do: every item in
     export mode, so scatter symbols are vector paths rather than stamps of a pixmap atlas."""
-    scale = target.width() / source.width()
+    scale = min(target.width() / source.width(), target.height() / source.height())
     items = view.scene().items()
     exporting = [item for item in items if hasattr(item, "setExportMode")]
     # Items drawn at a fixed screen size (legends, arrow heads) ignore the painter's scaling:
@@ -256,6 +273,8 @@ def export_view(
         )
     _check(scale, size)
     draw_pending(view)
+    if suffix in (".png", ".svg"):
+        _sizes(view, size, caption)  # a caption that leaves no room is refused before writing
     # the numbers are taken first: one a format cannot hold is refused before any file exists
     if suffix == ".npy":
         table = view_table(view)

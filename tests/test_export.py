@@ -154,7 +154,31 @@ def test_bad_exports_are_refused_and_leave_nothing(window, tmp_path):
         export_view(view, tmp_path / "table.svg", size=(1600, 9000))
     with pytest.raises(ValueError, match="times scale 4 must stay within 16,000 pixels"):
         export_view(view, tmp_path / "table.png", size=(4200, 900), scale=4)
+    caption = ", ".join([window.tab("absolute").caption()] * 3)  # many lines at 200 px
+    with pytest.raises(ValueError, match=r"size 200x200 leaves the figure \d+ px above its cap"):
+        export_view(view, tmp_path / "table.png", size=(200, 200), caption=caption)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_figure_larger_than_its_size_is_drawn_whole_and_scaled_down(qtbot, owned):
+    """Presentation mode's legend of eight long names needs more height than 800 x 450
+    leaves: the figure is laid out larger and drawn scaled down, filling the picture (held at
+    its least size it was drawn into the left three quarters, its legend running off them)."""
+    from posenc_gui.views.style import Look
+    from posenc_gui.window import MainWindow
+
+    window = owned(MainWindow(device="cpu", look=Look(presentation=True)))
+    window.resize(2400, 1500)  # as the command line's export: the legend in columns there
+    window.show()
+    view = shown(window, qtbot, "compare", "similarity")
+    image = view_image(view, size=(800, 450))
+    background = QColor(view.backgroundBrush().color()).rgb()
+    drawn = [
+        x
+        for x in range(image.width())
+        if any(image.pixel(x, y) != background for y in range(0, image.height(), 3))
+    ]
+    assert drawn[0] < 40 and drawn[-1] > 760  # from edge to edge, not into a corner
 
 
 @pytest.mark.slow
