@@ -76,8 +76,13 @@ def preset_names() -> list[str]:
 
 
 def format_number(value: float) -> str:
-    """1048576 → "1,048,576"; 1e7 → "1e+07"."""
-    return f"{int(value):,}" if float(value).is_integer() and abs(value) < 1e7 else f"{value:g}"
+    """1048576 → "1,048,576"; 1e7 → "1e+07"; a whole number the short form would round stays
+    whole: 16777216 → "16,777,216" (not "1.67772e+07", a bound no one can type back)."""
+    whole = float(value).is_integer()
+    if whole and abs(value) < 1e7:
+        return f"{int(value):,}"
+    short = f"{value:g}"
+    return f"{int(value):,}" if whole and float(short) != value else short
 
 
 # Full-width forms (U+FF01–FF5E, a Chinese input method's digits, commas, points, signs and

@@ -201,3 +201,20 @@ def test_a_refusal_goes_once_the_slider_sets_a_value(theta, qtbot):
     assert not theta.refusal.isHidden()
     theta.slider.setValue(theta.slider.value() + 10)
     assert theta.value() != 10000.0 and theta.refusal.isHidden()
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (1_048_576, "1,048,576"),
+        (1e7, "1e+07"),
+        (2.5e7, "2.5e+07"),
+        (16_777_216, "16,777,216"),  # not 1.67772e+07, a bound no one could type back
+        (2**31 - 1, "2,147,483,647"),
+        (0.125, "0.125"),
+    ],
+)
+def test_numbers_are_written_short_but_never_rounded_when_whole(value, shown):
+    from posenc_gui.choices import format_number
+
+    assert format_number(value) == shown
