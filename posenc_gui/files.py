@@ -8,6 +8,7 @@ import json
 import os
 import re
 import stat
+import sys
 import tempfile
 from collections.abc import Callable
 from itertools import accumulate
@@ -101,6 +102,10 @@ def parse_json(data: bytes, source: str) -> Any:
     except json.JSONDecodeError as exc:
         raise ValueError(
             f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    except ValueError:  # Python reads whole numbers of at most so many digits
+        raise ValueError(
+            f"{source}: holds a whole number of more than {sys.get_int_max_str_digits():,} digits"
         ) from None
 
 

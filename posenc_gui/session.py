@@ -7,6 +7,7 @@ ValueError with the reason. The last session lives in QSettings between runs.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -82,6 +83,12 @@ def look(session: dict[str, Any]) -> Look:
     fields = session.get("look", {})
     if not isinstance(fields, dict):
         raise ValueError("look must be an object")
+    known = [field.name for field in dataclasses.fields(Look)]
+    unknown = sorted(set(fields) - set(known))
+    if unknown:
+        raise ValueError(
+            f"look: no setting named {', '.join(map(repr, unknown))} (it has {', '.join(known)})"
+        )
     return Look(**fields)
 
 

@@ -110,6 +110,16 @@ CORRUPT = [
         ).encode(),
         "page must be one of",
     ),
+    (
+        json.dumps({"format": FORMAT, "version": 1, "look": {"theme": "dark", "zz": 1}}).encode(),
+        r"look: no setting named 'zz' \(it has theme, presentation,",
+    ),
+    (
+        b'{"format": "posenc-gui session", "version": 1, "parameters": {"seq_len": '
+        + b"9" * 5000
+        + b"}}",
+        "bad.json: holds a whole number of more than 4,300 digits",
+    ),
 ]
 
 
