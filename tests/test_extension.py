@@ -299,6 +299,15 @@ def test_old_names_and_ignored_keys():
             r"num_hidden_layers: must be in \[1, 65,536\], got 1,000,000,000",
         ),
         ({"head_dim": 64, "num_hidden_layers": 0}, r"num_hidden_layers: must be in \[1, 65,536\]"),
+        # transformers refuses llama3 without either factor (KeyError): no defaults here either
+        (
+            {"head_dim": 64, "rope_scaling": {"rope_type": "llama3", "factor": 8.0}},
+            "rope_scaling.low_freq_factor: required for rope_type 'llama3'",
+        ),
+        (  # Hunyuan's alpha stands for the factor: its refusal names alpha
+            {"head_dim": 64, "rope_scaling": {"type": "dynamic", "alpha": -1.0, "factor": 1.0}},
+            r"rope_scaling.alpha: must be ≥ 1, got -1",
+        ),
     ],
 )
 def test_invalid_settings_name_the_key(config, message):

@@ -269,6 +269,8 @@ class ConfigReader:
         max_positions = self.take(context, self.config[context]) if context else 4096
         paths = {"max_position_embeddings": self._name(context or "max_position_embeddings")}
         paths |= self.paths.get(layer_type, {})
+        if method == "ntk" and params.get("alpha") is not None:  # the factor is alpha's
+            paths["factor"] = paths.get("alpha", f"{where}alpha")
         original = self.get(
             "original_max_position_embeddings",
             params.get("original_max_position_embeddings", max_positions),
@@ -289,6 +291,9 @@ class ConfigReader:
             )
         elif factor is None and method in ("linear", "dynamic", "llama3"):
             raise ValueError(f"{where}factor: required for rope_type {method!r}")
+        for key in ("low_freq_factor", "high_freq_factor") if method == "llama3" else ():
+            if params.get(key) is None:  # as transformers: no default for either
+                raise ValueError(f"{where}{key}: required for rope_type 'llama3'")
         try:
             scaling = RopeScaling(
                 head_dim=head_dim,
