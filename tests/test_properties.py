@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from posenc_gui.encodings import (
     binning,
     model_config,
+    multimodal,
     relative,
     rope,
     rope_scaling,
@@ -242,6 +243,25 @@ def test_a_null_config_value_reads_as_absent_as_transformers_does(key):
         (lambda: relative.alibi_slopes(True), TypeError, "n_heads must be an integer"),
         (lambda: binning.bins(10, 0), ValueError, "max_bins must be in"),
         (lambda: window.Window(5, 5), ValueError, "window must not be empty"),
+        # torch would read the string as a device ("Invalid device string: 'float32'")
+        (lambda: sinusoidal.table(16, 8, dtype="float32"), TypeError, "dtype must be a torch"),
+        (lambda: sinusoidal.table(16, 8, dtype=torch.int64), ValueError, "a floating dtype"),
+        (
+            lambda: rope.precision_error(range(16), rope.inv_freq(8), "bfloat16"),
+            TypeError,
+            "dtype must be a torch dtype",
+        ),
+        # refused before allocating: these asked for 40 and 80 GB
+        (
+            lambda: rope.precision_error(range(10**7), rope.inv_freq(1024), torch.bfloat16),
+            ValueError,
+            r"positions × pairs \(10,000,000 × 512\) is 5,120,000,000 numbers",
+        ),
+        (
+            lambda: multimodal.patch_ids(100_000, 100_000),
+            ValueError,
+            r"a grid of height × width \(100,000 × 100,000\) patches",
+        ),
     ],
 )
 def test_wrong_types_name_the_parameter(call, error, name):

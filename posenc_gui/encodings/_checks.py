@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import TypeVar
+
+Dtype = TypeVar("Dtype")
 
 MAX_DIM = 1 << 16  # model, head and rotary dimensions (real models stay under 2^14)
 MAX_ELEMENTS = 1 << 28  # in one table: 2 GiB of float64, refused before it is allocated
@@ -49,3 +52,17 @@ def check_elements(what: str, count: int) -> None:
     """Raise if a table of ``count`` numbers (``what``: its shape in words) is too large."""
     if count > MAX_ELEMENTS:
         raise ValueError(f"{what} is {count:,} numbers, more than the {MAX_ELEMENTS:,} allowed")
+
+
+def check_float_dtype(name: str, value: Dtype) -> Dtype:
+    """Return ``value`` if it is a torch floating dtype (``torch.bfloat16`` … ``torch.float64``;
+    not the string ``"float32"``, which torch would read as a device), else raise. Known by
+    its ``is_floating_point`` flag: this module imports no torch (``window`` uses it)."""
+    floating = getattr(value, "is_floating_point", None)
+    if not isinstance(floating, bool):  # a string, a tensor (a method there), None
+        raise TypeError(f"{name} must be a torch dtype such as torch.float32, got {value!r}")
+    if not floating:
+        raise ValueError(
+            f"{name} must be a floating dtype (torch.bfloat16 … torch.float64), got {value}"
+        )
+    return value

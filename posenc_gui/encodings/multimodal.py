@@ -136,6 +136,7 @@ def patch_ids(height: int, width: int) -> torch.Tensor:
     """(row, column) of each patch of a ``height × width`` grid, row by row, int64 ``[2, H·W]``."""
     height = _whole("height", height, 1, MAX_TOKENS)
     width = _whole("width", width, 1, MAX_TOKENS)
+    check_elements(f"a grid of height × width ({height:,} × {width:,}) patches", height * width)
     rows, cols = torch.meshgrid(torch.arange(height), torch.arange(width), indexing="ij")
     return torch.stack([rows.reshape(-1), cols.reshape(-1)])
 
@@ -184,6 +185,10 @@ def patch_scores(
     col = _whole("query column", query[1], 0, width - 1)
     offsets = torch.zeros(max(int(axes.max()), *spatial) + 1, ids.shape[1], dtype=torch.int64)
     offsets[list(spatial)] = ids - torch.tensor([[row], [col]])  # Δrow, Δcolumn of each patch
+    check_elements(
+        f"patches × pairs ({ids.shape[1]:,} × {len(frequencies):,})",
+        ids.shape[1] * len(frequencies),
+    )
     pair_angles = angles(offsets, frequencies, axes)  # [H·W, P]
     half = q.shape[-1] // 2
     qa, qb = q[..., :half].double(), q[..., half:].double()

@@ -23,7 +23,14 @@ from dataclasses import dataclass
 import torch
 
 from posenc_gui.encodings import sinusoidal
-from posenc_gui.encodings._checks import MAX_DIM, check_base, check_choice, check_even
+from posenc_gui.encodings._checks import (
+    MAX_DIM,
+    check_base,
+    check_choice,
+    check_elements,
+    check_even,
+    check_float_dtype,
+)
 from posenc_gui.encodings.binning import mean_cos_sin, run_means, weighted_mean_cos_sin
 
 __all__ = [
@@ -274,8 +281,10 @@ def precision_error(
     Returns two float64 ``[len(positions), r/2]`` tensors; entries are NaN or inf where
     ``dtype`` cannot hold the position (float16 above 65504).
     """
+    dtype = check_float_dtype("dtype", dtype)
     pos = _positions(positions)
     theta = _check_inv_freq(inv_freq)
+    check_elements(f"positions × pairs ({len(pos):,} × {len(theta):,})", len(pos) * len(theta))
     exact = pos[:, None] * theta[None, :]
     low = pos.to(dtype)[:, None] * theta.to(dtype)[None, :]
     cos_err = (torch.cos(low).double() - torch.cos(exact)).abs()

@@ -20,6 +20,7 @@ from posenc_gui.encodings._checks import (
     check_choice,
     check_elements,
     check_even,
+    check_float_dtype,
     check_int,
 )
 from posenc_gui.encodings.binning import mean_cos_sin, sin_extremes, weighted_mean_cos_sin
@@ -67,6 +68,7 @@ def encode(
     Returns ``[len(positions), d_model]``, or ``[len(positions), len(channels)]`` holding only
     the given channels (cheap columns of a table too large to build).
     """
+    dtype = check_float_dtype("dtype", dtype)
     pos = torch.as_tensor(positions, dtype=torch.float64, device=device).reshape(-1)
     if not torch.isfinite(pos).all():
         raise ValueError("positions must be finite")
