@@ -251,6 +251,20 @@ def test_a_null_config_value_reads_as_absent_as_transformers_does(key):
             TypeError,
             "dtype must be a torch dtype",
         ),
+        (lambda: sinusoidal.as_cosine(torch.ones(3), 0), ValueError, "d_model must be in"),
+        (lambda: window.Window(0, float("nan")), ValueError, "window ends must be finite"),
+        (  # a run of no position has no mean (it was NaN)
+            lambda: binning.mean_cos_sin(
+                *binning.bins(10, 5)[:1], torch.zeros(5), rope.inv_freq(8)
+            ),
+            ValueError,
+            "counts must be 1 or more, got 0",
+        ),
+        (
+            lambda: binning.mean_cos_sin(torch.arange(5), torch.ones(3), rope.inv_freq(8)),
+            ValueError,
+            r"starts and counts must be two \[B\] tensors, got \(5,\) and \(3,\)",
+        ),
         # refused before allocating: these asked for 40 and 80 GB
         (
             lambda: rope.precision_error(range(10**7), rope.inv_freq(1024), torch.bfloat16),
@@ -267,3 +281,7 @@ def test_a_null_config_value_reads_as_absent_as_transformers_does(key):
 def test_wrong_types_name_the_parameter(call, error, name):
     with pytest.raises(error, match=name):
         call()
+
+
+def test_no_runs_sum_to_nothing():
+    assert sinusoidal.closed_form_similarity([], 8).shape == (0,)  # it raised from torch.stack

@@ -41,6 +41,13 @@ def _run_phases(
     """Each run's mean phase ``(a + (n-1)/2)·ω``, float64 ``[B, F]``; the Dirichlet ratio
     ``sin(nω/2) / (n·sin(ω/2))`` of each distinct run length, float64 ``[L, F]``; and the
     index of each run's length, ``[B]``."""
+    if starts.shape != counts.shape or starts.dim() != 1:
+        raise ValueError(
+            f"starts and counts must be two [B] tensors, got {tuple(starts.shape)} and "
+            f"{tuple(counts.shape)}"
+        )
+    if counts.numel() and int(counts.min()) < 1:  # a run of no position has no mean
+        raise ValueError(f"counts must be 1 or more, got {int(counts.min())}")
     omega = inv_freq.to(torch.float64)[None, :]
     lengths, which = torch.unique(counts, return_inverse=True)  # equal runs: one or two lengths
     n = lengths.to(torch.float64)[:, None]
@@ -109,6 +116,8 @@ def weighted_mean_cos_sin(
     cosine by its own ratio instead; either way the sine is computed only when weighed.
     """
     phase, ratios, which = _run_phases(starts, counts, inv_freq)
+    if not len(starts):  # no runs: no sums (and no lengths to stack)
+        return torch.zeros(*cos_weights.shape[:-1], 0, dtype=torch.float64)
     phase, ratios = _phase_as(phase, dtype), ratios.to(dtype)
     # The waves in the phase's place where they can (it is not needed after them): a fresh
     # [B, F] array costs a page fault per page on first touch. The sine only where weighed.

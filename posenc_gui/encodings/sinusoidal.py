@@ -116,7 +116,7 @@ def table(
 def as_cosine(dot: Array, d_model: int) -> Array:
     """``PE(p) · PE(q)`` → the cosine of their angle: every ``|PE(p)|² = Σ_i (sin² + cos²) =
     d/2``, so it is the dot product ÷ ``d/2`` (any shape, tensor or array)."""
-    return dot / (d_model / 2)
+    return dot / (check_even("d_model", d_model, 2, MAX_DIM) / 2)
 
 
 def similarity_matrix(

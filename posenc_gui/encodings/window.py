@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -25,6 +26,8 @@ class Window:
     log: bool = False
 
     def __post_init__(self) -> None:
+        if not all(math.isfinite(end) for end in (self.start, self.stop)):
+            raise ValueError(f"window ends must be finite, got {self.start} … {self.stop}")
         if self.stop <= self.start:
             raise ValueError(f"window must not be empty, got {self.start} … {self.stop - 1}")
         if self.log and self.start < 1:
