@@ -175,6 +175,14 @@ def test_waveforms_follow_the_chosen_dimensions(window, drive):
     assert "dimensions must be in [0, 127]" in tab.message.text()
 
 
+def test_a_negative_dimension_is_skipped_saying_so(window, drive):
+    tab = window.tab("absolute")
+    tab.dimensions.setText("-1, 2")
+    drive(window, tab.dimensions.editingFinished.emit)
+    assert [item.name() for item in tab.wave_view.curve_items] == ["dim 2"]
+    assert "dimensions must be in [0, 127]; others are skipped" in tab.message.text()
+
+
 def test_bad_dimensions_text_gives_a_message(window, drive):
     tab = window.tab("absolute")
     tab.dimensions.setText("zero, one")

@@ -122,7 +122,7 @@ class AbsoluteTab(Tab):
         except ValueError as exc:
             return (), str(exc)
         d_model = self.parameters.d_model.value()
-        if any(i >= d_model for i in dims):
+        if any(not 0 <= i < d_model for i in dims):  # a negative one too (it went silently)
             return dims, tr("dimensions must be in [0, {0}]; others are skipped").format(
                 d_model - 1
             )
