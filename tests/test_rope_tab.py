@@ -84,6 +84,14 @@ def test_pair_count_spreads_panels_and_bad_pairs_get_a_message(window, drive, ta
     assert view.ci.layout.count() == 1  # nor in the grid
 
 
+def test_more_pairs_than_panels_show_the_first_saying_so(window, drive, tab):
+    tab.show_view("rotation")
+    tab.pairs.setText(", ".join(map(str, range(20))))
+    drive(window, tab.pairs.editingFinished.emit, channel="rope.rotation")
+    assert len(tab.rotation_view.panels) == 16
+    assert "pairs: at most 16 panels; the first 16 are shown" in tab.message.text()
+
+
 def test_play_animates_the_position(window, qtbot, tab):
     start = tab.position.value()
     tab.play.setChecked(True)

@@ -1628,6 +1628,10 @@
       <translation>通道对须在 [0, {0}] 内；其余已跳过</translation>
     </message>
     <message>
+      <source>pairs: at most {0} panels; the first {0} are shown</source>
+      <translation>通道对最多显示 {0} 个面板，只显示前 {0} 个</translation>
+    </message>
+    <message>
       <source>posenc-gui — positional encodings</source>
       <translation>posenc-gui — 位置编码</translation>
     </message>

@@ -308,6 +308,10 @@ class RopeTab(Tab):
             return spread, str(exc)
         if any(not 0 <= i < n_pairs for i in chosen):
             return chosen, tr("pairs must be in [0, {0}]; others are skipped").format(n_pairs - 1)
+        if len(chosen) > MAX_PANELS:
+            return chosen, tr("pairs: at most {0} panels; the first {0} are shown").format(
+                MAX_PANELS
+            )
         return chosen, ""
 
     def rotation_request(self) -> RotationParams:
