@@ -354,3 +354,12 @@ def test_the_busy_sign_counts_the_percent_of_a_chunked_frame(window, qtbot, monk
     assert last == sorted(last) and last[0] > 0  # … have superseded one): it counts up,
     assert len([p for p in last if p <= 45]) >= 3  # chunk by chunk through the table's share
     assert tab.busy.isHidden() and "%" not in tab.busy.text()  # and goes with the frame
+
+
+def test_a_sentence_longer_than_qts_default_limit_labels_every_position(window, drive):
+    """A character a position up to seq_len's largest: Qt cut a text at 32,767 silently."""
+    tab = window.tab("absolute")
+    drive(window, lambda: tab.label_tokens.setChecked(True))
+    drive(window, lambda: tab.tokens.setText("我爱你" * 12_000))
+    assert len(tab.tokens.text()) == 36_000
+    assert window.parameters.seq_len.value() == 36_000

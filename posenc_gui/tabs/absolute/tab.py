@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
 
-from posenc_gui.choices import format_number
+from posenc_gui.choices import SEQ_LEN_RANGE, format_number
 from posenc_gui.controls import IntControl, index_list, parse_indices
 from posenc_gui.i18n import N_, tr
 from posenc_gui.presets import Preset
@@ -46,7 +46,8 @@ class AbsoluteTab(Tab):
             "reference_position", 0, parameters.seq_len.value() - 1, 0
         )
         self.dimensions = index_list("dimensions", "0, 2, 8, 32")
-        self.tokens = QLineEdit(DEFAULT_SENTENCE, objectName="tokens")
+        # a character a position, up to seq_len's largest (Qt's default cut a text at 32,767)
+        self.tokens = QLineEdit(DEFAULT_SENTENCE, objectName="tokens", maxLength=SEQ_LEN_RANGE[1])
         self.label_tokens = QCheckBox(tr("label positions with tokens"), objectName="label_tokens")
         note = QLabel(tr(NOTE))
         note.setWordWrap(True)
