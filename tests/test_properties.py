@@ -265,6 +265,28 @@ def test_a_null_config_value_reads_as_absent_as_transformers_does(key):
             ValueError,
             r"starts and counts must be two \[B\] tensors, got \(5,\) and \(3,\)",
         ),
+        (  # a string is truthy: "no" read as bidirectional
+            lambda: relative.t5_bucket(torch.arange(3), bidirectional="no"),
+            TypeError,
+            "bidirectional must be true or false",
+        ),
+        (
+            lambda: rope_scaling.effective_base(
+                RopeScaling(head_dim=64, method="dynamic", factor=2.0), seq_len=-1
+            ),
+            ValueError,
+            r"seq_len must be in \[1",
+        ),
+        (  # f(k) for k = −(L−1) … L−1 has an odd length; an even one read wrong distances
+            lambda: relative.distance_block_means(torch.ones(10), *binning.bins(5, 5)),
+            ValueError,
+            "by_distance must hold f",
+        ),
+        (
+            lambda: relative.distance_block_means(torch.ones(9), *binning.bins(8, 4)),
+            ValueError,
+            "runs must end within the 5 positions",
+        ),
         # refused before allocating: these asked for 40 and 80 GB
         (
             lambda: rope.precision_error(range(10**7), rope.inv_freq(1024), torch.bfloat16),

@@ -98,6 +98,8 @@ def t5_max_exact(num_buckets: int, bidirectional: bool = True) -> int:
 
 
 def _check_buckets(bidirectional: bool, num_buckets: int, max_distance: int) -> None:
+    if not isinstance(bidirectional, bool):  # "no" would read as true
+        raise TypeError(f"bidirectional must be true or false, got {bidirectional!r}")
     # An odd count is taken as Hugging Face takes it: halved with integer division when
     # bidirectional (the last bucket is then never used).
     num_buckets = check_int("num_buckets", num_buckets, 2 if bidirectional else 1)
@@ -244,6 +246,14 @@ def distance_block_means(
     seq_len = (by_distance.shape[0] + 1) // 2
     col_starts = starts if col_starts is None else col_starts
     col_counts = counts if col_counts is None else col_counts
+    if by_distance.dim() != 1 or by_distance.shape[0] % 2 == 0:
+        raise ValueError(
+            f"by_distance must hold f(k) for k = −(L−1) … L−1, an odd length, got "
+            f"{tuple(by_distance.shape)}"
+        )
+    ends = [int((s + c).max()) for s, c in ((starts, counts), (col_starts, col_counts)) if len(s)]
+    if max(ends, default=0) > seq_len:  # runs past L would read f at the wrong distances
+        raise ValueError(f"runs must end within the {seq_len} positions by_distance holds")
     f = by_distance.double()
     if int(counts.max()) == 1 and int(col_counts.max()) == 1:  # single cells: M itself, exactly
         exact = f[col_starts[None, :] - starts[:, None] + seq_len - 1]

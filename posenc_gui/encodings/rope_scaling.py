@@ -30,7 +30,7 @@ from typing import Any
 import torch
 
 from posenc_gui.encodings import sinusoidal
-from posenc_gui.encodings._checks import MAX_DIM
+from posenc_gui.encodings._checks import MAX_DIM, check_int
 
 MAX_POSITIONS = 1 << 53  # positions stay exact in float64
 
@@ -175,6 +175,8 @@ def effective_base(s: RopeScaling, seq_len: int | None = None) -> float:
     """The base actually used: changed by ``ntk`` and ``dynamic``, else ``s.base``."""
     d = s.rotary_dim
     ratio = s.factor
+    if seq_len is not None:
+        check_int("seq_len", seq_len, 1)
     if s.method == "dynamic":
         # transformers uses max_position_embeddings as L0 here.
         length = max(seq_len or s.max_position_embeddings, s.max_position_embeddings)
