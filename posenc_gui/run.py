@@ -24,7 +24,7 @@ from posenc_gui.export import export_view
 from posenc_gui.files import read_file, write_atomic
 from posenc_gui.i18n import tr
 from posenc_gui.presets import find_preset
-from posenc_gui.session import last_session, parse_session, remember
+from posenc_gui.session import fit_on_screen, last_session, parse_session, remember
 from posenc_gui.session import look as session_look
 from posenc_gui.teardown import keep_until_closed
 from posenc_gui.window import MainWindow, open_window
@@ -196,7 +196,11 @@ def _start(args: argparse.Namespace) -> tuple[QApplication, MainWindow] | int:
         return 2
     if args.export:  # room for every view: figures at about 800 × 600 whatever the page's grid
         window.resize(EXPORT_WINDOW_SIZE)
+    if not headless:  # the last session may come from a larger screen
+        fit_on_screen(window)
     window.show()
+    if not headless:  # and again for the frame, known once the window is shown
+        fit_on_screen(window)
     return app, window
 
 

@@ -129,6 +129,22 @@ def placement(window: QMainWindow) -> dict[str, Any]:
     }
 
 
+def fit_on_screen(window: QMainWindow) -> None:
+    """Fit ``window`` (its frame) to the screen it opens on and move it onto it: a session
+    saved on a larger or another monitor would open it partly or wholly off screen."""
+    screen = window.screen().availableGeometry()
+    frame, inner = window.frameGeometry(), window.geometry()
+    window.resize(
+        min(inner.width(), screen.width() - (frame.width() - inner.width())),
+        min(inner.height(), screen.height() - (frame.height() - inner.height())),
+    )
+    frame = window.frameGeometry()  # no smaller than the window's least size
+    window.move(
+        max(screen.left(), min(frame.x(), screen.left() + screen.width() - frame.width())),
+        max(screen.top(), min(frame.y(), screen.top() + screen.height() - frame.height())),
+    )
+
+
 MAX_WINDOW_SIDE = 16_384
 
 

@@ -402,3 +402,51 @@ def test_ctrl_c_or_sigterm_closes_the_app_as_its_close_button_does(tmp_path, num
     assert child.returncode == 0 and "Traceback" not in err, err
     kept = (tmp_path / "posenc-gui" / "posenc-gui.ini").read_text()
     assert "seq_len" in kept and "77" in kept  # the session kept, as a close keeps it
+
+
+OPENED_FROM_A_LARGER_SCREEN = """
+import sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from posenc_gui.session import FORMAT, VERSION, remember
+from posenc_gui.window import MainWindow
+window = {"x": 3000, "y": 2000, "width": 5000, "height": 4000, "maximized": False}
+remember({"format": FORMAT, "version": VERSION, "window": window})  # a 5K monitor's
+exec_ = QApplication.exec
+def say_where_then_close(*_):
+    app = QApplication.instance()
+    def say() -> None:
+        (shown,) = [w for w in app.topLevelWidgets() if isinstance(w, MainWindow)]
+        least = shown.minimumSizeHint().expandedTo(shown.minimumSize())
+        least += shown.frameGeometry().size() - shown.geometry().size()  # with its frame
+        print(shown.frameGeometry().getRect(), shown.screen().availableGeometry().getRect())
+        print(least.width(), least.height())
+        shown.close()
+    QTimer.singleShot(0, say)
+    return exec_()
+QApplication.exec = say_where_then_close
+from posenc_gui.cli import main
+sys.exit(main(["--device", "cpu"]))
+"""
+
+
+@pytest.mark.slow
+def test_a_session_from_a_larger_screen_opens_on_this_one(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-c", OPENED_FROM_A_LARGER_SCREEN],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env=os.environ | {"QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path)},
+    )
+    assert result.returncode == 0, result.stderr
+    rects, least = result.stdout.strip().splitlines()
+    (x, y, width, height), (left, top, screen_width, screen_height) = (
+        tuple(map(int, part.strip("( ").split(", "))) for part in rects.rstrip(")").split(") (")
+    )
+    least_width, least_height = map(int, least.split())
+    # on the screen, and no larger than it (but where the window cannot be smaller: the
+    # offscreen platform's screen is 800 × 800)
+    assert (x, y) == (left, top)
+    assert width <= max(screen_width, least_width) and height <= max(screen_height, least_height)
