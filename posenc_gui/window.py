@@ -29,6 +29,7 @@ from posenc_gui.session import (
     FORMAT,
     VERSION,
     changes,
+    fit_on_screen,
     parse_session,
     place,
     placement,
@@ -192,12 +193,16 @@ class MainWindow(QMainWindow):
 
     def load_session(self, path: str | Path) -> str:
         """Apply the session file at ``path`` (rebuilding the window when its look or language
-        differ); ValueError with the reason, and nothing changes, if it cannot be used."""
+        differ); ValueError with the reason, and nothing changes, if it cannot be used. A
+        placement saved on a larger or another screen is fitted onto this one."""
         session = parse_session(read_file(path), Path(path).name)
+        shown = self
         if session_look(session) != current_look() or session.get("language", "en") != language():
-            self._rebuild(session)
+            shown = self._rebuild(session)
         else:
             self.apply_session(session)
+        if "window" in session and shown.isVisible():
+            fit_on_screen(shown)
         return tr("Loaded session {name}").format(name=Path(path).name)
 
     def save_session(self, path: str | Path) -> str:

@@ -288,6 +288,25 @@ def test_mrope_scores_do_not_change_when_every_id_moves_by_the_same_text():
             ),
             "query row must be an integer in",
         ),
+        *(
+            (
+                lambda spatial=spatial: multimodal.patch_scores(
+                    torch.ones(8),
+                    torch.ones(8),
+                    2,
+                    2,
+                    (0, 0),
+                    *multimodal.axial_2d(rope.inv_freq(8)),
+                    spatial=spatial,
+                ),
+                message,
+            )
+            for spatial, message in [
+                ((0, 5), r"spatial\[1\] must be an integer in \[0, 2\], got 5"),
+                ((1, 1), r"spatial must name two different axes \(row, column\), got \(1, 1\)"),
+                ((0,), r"spatial must name two different axes"),
+            ]
+        ),
     ],
 )
 def test_invalid_inputs_name_the_parameter(call, message):

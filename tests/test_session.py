@@ -299,6 +299,26 @@ def test_the_file_menus_shortcuts_open_save_and_export(window, qtbot, monkeypatc
     assert asked == ["open_session", "save_session", "export"]
 
 
+@pytest.mark.parametrize("theme", ["light", "dark"], ids=["applied", "rebuilt"])
+def test_a_session_file_from_a_larger_screen_opens_on_this_one(window, tmp_path, theme):
+    """File → Open session, with a placement on a 5K monitor: the window comes back onto this
+    screen, whether the session applies to it or rebuilds it (another theme)."""
+    session = window.session()
+    session["window"] = {"x": 3000, "y": 2000, "width": 5000, "height": 4000, "maximized": False}
+    session["look"]["theme"] = theme
+    (tmp_path / "5k.json").write_text(json.dumps(session), encoding="utf-8")
+    window.load_session(tmp_path / "5k.json")
+    shown = window._successor() if theme == "dark" else window
+    screen, frame = shown.screen().availableGeometry(), shown.frameGeometry()
+    least = shown.minimumSizeHint().expandedTo(shown.minimumSize())
+    least += frame.size() - shown.geometry().size()  # with its frame
+    assert shown.isVisible() and frame.topLeft() == screen.topLeft()
+    # no larger than the screen, but where the window cannot be smaller (the offscreen
+    # platform's screen is 800 × 800)
+    assert frame.width() <= max(screen.width(), least.width())
+    assert frame.height() <= max(screen.height(), least.height())
+
+
 def test_a_session_redraws_what_no_control_shows(window, qtbot):
     """LongRoPE's factor lists are no control's: a session that changes only them still
     redraws the tab (it kept the figure of the lists before)."""

@@ -178,13 +178,18 @@ def patch_scores(
     patch of one image, float64 ``[..., height, width]`` for ``q``, ``k`` ``[..., 2P]`` (half
     layout). It is ``q·R(φ)k`` with each pair's angle ``φ_i = Δp[a_i]·θ_i`` of the offset
     (Δrow, Δcolumn), so it depends on the offset only. ``spatial`` names the axes carrying the
-    row and the column (M-RoPE: ``(HEIGHT, WIDTH)``); every other axis is one id for the whole
-    image (its frame), an offset of 0."""
+    row and the column (M-RoPE: ``(HEIGHT, WIDTH)``; two different axes in [0, 2]); every
+    other axis is one id for the whole image (its frame), an offset of 0."""
     ids = patch_ids(height, width)
+    # axes of these encodings (T, H, W: 0-2), two different ones: an offset on an axis past
+    # them, or both offsets on one, would be dropped or merged without a word
+    spatial_axes = [_whole(f"spatial[{k}]", a, 0, WIDTH) for k, a in enumerate(spatial)]
+    if len(spatial_axes) != 2 or spatial_axes[0] == spatial_axes[1]:
+        raise ValueError(f"spatial must name two different axes (row, column), got {spatial!r}")
     row = _whole("query row", query[0], 0, height - 1)
     col = _whole("query column", query[1], 0, width - 1)
-    offsets = torch.zeros(max(int(axes.max()), *spatial) + 1, ids.shape[1], dtype=torch.int64)
-    offsets[list(spatial)] = ids - torch.tensor([[row], [col]])  # Δrow, Δcolumn of each patch
+    offsets = torch.zeros(max(int(axes.max()), *spatial_axes) + 1, ids.shape[1], dtype=torch.int64)
+    offsets[spatial_axes] = ids - torch.tensor([[row], [col]])  # Δrow, Δcolumn of each patch
     check_elements(
         f"patches × pairs ({ids.shape[1]:,} × {len(frequencies):,})",
         ids.shape[1] * len(frequencies),
