@@ -39,6 +39,7 @@ from posenc_gui.session import (
 from posenc_gui.session import look as session_look
 from posenc_gui.status import SteadyLabel
 from posenc_gui.tab import Tab, TabContext
+from posenc_gui.tabs_ahead import TabsBuiltAhead
 from posenc_gui.teardown import delete_at_exit, keep_until_closed
 from posenc_gui.views.deferred import LAYOUT_PASSES
 from posenc_gui.views.page import SteadyTabWidget
@@ -178,6 +179,8 @@ class MainWindow(QMainWindow):
     def _rebuild(self, session: dict[str, Any]) -> MainWindow:
         window = open_window(session, device=self.engine.device)
         window.remember = self.remember
+        if window.remember:  # an interactive window's tabs: built ahead as its first's were
+            TabsBuiltAhead(window)
         window.imported = self.imported  # its report stays at hand
         if "window" not in session:  # a session file without a placement: keep this one
             window.setGeometry(self.geometry())
