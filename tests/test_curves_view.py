@@ -721,6 +721,14 @@ def test_a_band_entry_hidden_by_a_click_comes_back_shown(qtbot):
     assert sample.item.isVisible()
 
 
+def test_a_view_not_drawn_yet_makes_its_items_ahead(qtbot):
+    """A view on a page not shown yet: its first frame finds its items made."""
+    view = CurvesView("t", "x", "y", ahead=5)
+    qtbot.addWidget(view)
+    qtbot.waitUntil(lambda: len(view._set_aside) == 5)
+    assert view.curve_items == [] and not any(item.isVisible() for item in view._set_aside)
+
+
 def test_items_made_ahead_in_idle_time_leave_a_frame_of_more_curves_none_to_make(
     qtbot, monkeypatch
 ):

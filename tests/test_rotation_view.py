@@ -197,6 +197,14 @@ def test_a_new_view_size_rearranges_the_panels_to_fit_it(view, qtbot):
     assert min(circle_sides(view)) >= MIN_SIDE
 
 
+def test_a_view_not_drawn_yet_makes_its_panels_ahead(qtbot):
+    """The rotation page not shown yet: its first frame finds its panels made."""
+    view = RotationView(ahead=3)
+    qtbot.addWidget(view)
+    qtbot.waitUntil(lambda: len(view._made) == 3)
+    assert view.panels == []
+
+
 def test_panels_made_ahead_in_idle_time_leave_a_larger_count_none_to_make(qtbot, monkeypatch):
     view = RotationView(ahead=6)
     qtbot.addWidget(view)

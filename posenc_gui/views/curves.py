@@ -58,7 +58,8 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         ``legend`` False: none is drawn (the title names the curves); the curves keep their
         names for export. The plot keeps ``min_plot_height`` px of data (times the look's
         scale) whatever its title and legend take. Items for up to ``ahead`` curves are made
-        in idle time once the view has drawn (``MadeAhead``)."""
+        in idle time from the turn of the event loop after the view is built, and again once
+        a frame used some (``MadeAhead``)."""
         view_box = BoundedViewBox(DataBounds())
         super().__init__(parent, viewBox=view_box)
         self._bounds = view_box.bounds  # what the range fits: the arrays handed to the items
@@ -98,6 +99,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         # never squeezed flat by its title and legend (the view keeps the room: fit_height)
         self.plot.vb.setMinimumHeight(min_plot_height * current_look().scale)
         self._fit_legend()
+        self._ahead.start()  # a page not shown yet draws its first frame with them made
         # any new width (the view resized, an export's size): the legend refits its columns
         self.plot.geometryChanged.connect(self._fit_legend)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)

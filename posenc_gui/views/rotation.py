@@ -40,8 +40,8 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
     """Each panel: the circle the pair's vector runs on, the vector as an arrow, its trail."""
 
     def __init__(self, parent: pg.QtWidgets.QWidget | None = None, *, ahead: int = 0) -> None:
-        """``ahead``: panels made in idle time once the view has drawn (``MadeAhead``), so
-        that a larger count later makes none."""
+        """``ahead``: panels made in idle time from the turn of the event loop after the view
+        is built (``MadeAhead``), so that its first frame and a larger count later make none."""
         super().__init__(parent)
         self.panels: list[Panel] = []  # the panels shown
         self._made: list[Panel] = []  # every panel made: making one costs more than a frame
@@ -59,6 +59,7 @@ class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
         # own resize, which that may resize again.
         self._refit = QTimer(self, singleShot=True, interval=0)
         self._refit.timeout.connect(lambda: settle([self]))
+        self._ahead.start()  # a page not shown yet draws its first frame with them made
 
     @when_shown
     def set_panels(self, panels: Sequence[RotationPanel]) -> None:
