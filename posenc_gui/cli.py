@@ -158,6 +158,10 @@ def _check(args: argparse.Namespace, export: bool) -> None:
     if args.tab is None and args.page is not None and args.page not in every_page:
         # which tab it belongs to is known once the session is; a typo is not a page anywhere
         raise ValueError(f"--page must be one of {', '.join(every_page)}, got {args.page!r}")
+    if args.preset and args.config:  # each sets the model's settings: one would be lost
+        raise ValueError("--preset and --config both set a model's settings: give one of them")
+    if args.tokens and args.seq_len is not None:
+        raise ValueError("--tokens sets seq_len to the sentence's length: leave out --seq-len")
     names = preset_names()
     if args.preset and fold_name(args.preset) not in map(fold_name, names):
         raise ValueError(f"--preset must be one of: {', '.join(names)}; got {args.preset!r}")

@@ -76,15 +76,16 @@ def _open(args: argparse.Namespace, interactive: bool) -> MainWindow:
 
 
 def _apply_options(window: MainWindow, args: argparse.Namespace) -> None:
-    """Parameters, preset, config, tab, page and tokens from the command line, in that order
-    (``cli`` checked the names already); ValueError naming what does not fit."""
-    for name in SHARED_RANGES:
-        if getattr(args, name) is not None:
-            getattr(window.parameters, name).setValue(getattr(args, name))
+    """Preset or config, parameters, tab, page and tokens from the command line, in that
+    order: a value given explicitly wins over the preset's (``cli`` checked the names
+    already); ValueError naming what does not fit."""
     if args.preset:
         window.apply_preset(find_preset(window.presets, args.preset))
     if args.config:
         window.import_config(read_file(args.config), Path(args.config).name)
+    for name in SHARED_RANGES:
+        if getattr(args, name) is not None:
+            getattr(window.parameters, name).setValue(getattr(args, name))
     if args.tab:
         window.tabs.setCurrentWidget(window.tab(args.tab))
     if args.page:

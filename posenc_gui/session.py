@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMainWindow
 
+from posenc_gui.choices import format_number
 from posenc_gui.files import parse_json
 from posenc_gui.i18n import LANGUAGES
 from posenc_gui.views.style import Look
@@ -75,7 +76,8 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
 
 
 def _shown(value: object) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    """A setting as the status bar says it: 1,048,576, not 1.04858e+06 (six digits)."""
+    return format_number(value) if isinstance(value, float) else str(value)
 
 
 def look(session: dict[str, Any]) -> Look:

@@ -317,12 +317,14 @@ class MainWindow(QMainWindow):
 
     def channel_title(self, channel: str) -> str:
         """An engine channel as the interface names it: ``rope.rotation`` → ``RoPE · Rotation``
-        (the tab's title, and the page's where the channel is a page's own)."""
+        (the tab's title, and the page's: the channel's own page, or the page in front, the
+        one a tab with pages computes)."""
         name, _, page = channel.partition(".")
         tab = next((tab for tab in self.built_tabs() if tab.name == name), None)
         if tab is None:
             return channel
         title = tr(tab.title)
+        page = page or tab.current_page() or ""
         if page and tab.pages is not None and page in tab.page_names():
             page_title = tab.pages.tabText(tab.page_names().index(page)).replace("&&", "&")
             title = f"{title} · {page_title}"

@@ -251,7 +251,8 @@ def test_status_bar_names_the_visible_tab_and_page_as_the_interface_does(window,
     drive(window, rope.refresh_rotation, channel="rope.rotation")
     assert window.timing_label.text().startswith("RoPE · Rotation: ")
     drive(window, lambda: rope.show_page("precision"), channel="rope")
-    assert window.timing_label.text().startswith("RoPE: ")
+    # the tab's own frame is the page in front's: named so
+    assert window.timing_label.text().startswith("RoPE · Precision: ")
     # behind the page in front the rotation panels are not computed; one asked for before
     # its page was left is not what the readout tells
     rope.refresh_rotation()
@@ -264,7 +265,7 @@ def test_status_bar_names_the_visible_tab_and_page_as_the_interface_does(window,
         ),
         channel="rope.rotation",
     )
-    assert window.timing_label.text().startswith("RoPE: ")
+    assert window.timing_label.text().startswith("RoPE · Precision: ")
     window.tab("extension")  # only built tabs compute, so only they are named
     assert window.channel_title("extension.context") == "Context extension · Decay & angles"
     shown = window.timing_label.text()

@@ -94,11 +94,40 @@ def test_start_up_makes_no_full_collection_and_freezes_what_it_made(tmp_path):
         (("export", "--tab", "rope"), "the following arguments are required: --view, --out"),
         (("export", "--screenshot", "x.png"), "unrecognized arguments: --screenshot"),
         (("--head-dim", "7"), "--head-dim must be even, got 7"),
+        (
+            ("--preset", "Llama-3-8B", "--config", "config.json"),
+            "--preset and --config both set a model's settings: give one of them",
+        ),
+        (("--tokens", "--seq-len", "64"), "--tokens sets seq_len to the sentence's length"),
     ],
 )
 def test_bad_arguments_exit_non_zero_with_a_message(args, message, qapp, capsys):
     assert run_in_process(args) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("model", ["preset", "config"])
+def test_values_given_on_the_command_line_win_over_a_presets(qapp, tmp_path, model):
+    """``--preset Llama-3-8B --theta 10000 --head-dim 64``: θ 10,000 and 64 dims, not the
+    preset's 500,000 and 128 (they were set first, then silently replaced)."""
+    from posenc_gui.cli import parse_args
+    from posenc_gui.run import _apply_options, _open
+
+    config = tmp_path / "config.json"
+    config.write_text(
+        '{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,'
+        ' "rope_theta": 500000.0, "max_position_embeddings": 8192}',
+        encoding="utf-8",
+    )
+    chosen = ["--preset", "Llama-3-8B"] if model == "preset" else ["--config", str(config)]
+    args = parse_args([*chosen, "--theta", "10000", "--head-dim", "64", "--device", "cpu"])
+    window = _open(args, interactive=False)
+    try:
+        _apply_options(window, args)
+        assert window.parameters.theta.value() == 10000.0
+        assert window.parameters.head_dim.value() == 64
+    finally:
+        window.close()
 
 
 @pytest.mark.slow

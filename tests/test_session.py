@@ -319,6 +319,25 @@ def test_a_session_file_from_a_larger_screen_opens_on_this_one(window, tmp_path,
     assert frame.height() <= max(screen.height(), least.height())
 
 
+def test_what_a_session_or_preset_changed_is_said_exactly():
+    """The status bar's summary: 1,048,576, not 1.04858e+06 (the value rounded to 6 digits)."""
+    from posenc_gui.session import changes
+
+    before = {
+        "parameters": {"theta": 10000.0, "head_dim": 128},
+        "tabs": {"extension": {"controls": {"target_context": 32768.0, "factor": 4.0}}},
+    }
+    after = {
+        "parameters": {"theta": 500000.0, "head_dim": 128},
+        "tabs": {"extension": {"controls": {"target_context": 10485760.0, "factor": 0.25}}},
+    }
+    assert changes(before, after) == [
+        "theta 10,000 → 500,000",
+        "extension.target_context 32,768 → 10,485,760",
+        "extension.factor 4 → 0.25",
+    ]
+
+
 def test_a_session_redraws_what_no_control_shows(window, qtbot):
     """LongRoPE's factor lists are no control's: a session that changes only them still
     redraws the tab (it kept the figure of the lists before)."""
