@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -29,7 +31,8 @@ class ExportDialog(QDialog):
     def __init__(self, tab: Tab, parent: QWidget | None = None, *, view: str = "") -> None:
         """``view``: the name of the view chosen at first (default: the first listed)."""
         super().__init__(parent)
-        self.setWindowTitle(tr("Export or copy a view"))
+        self._title = tr("Export or copy a view")
+        self.setWindowTitle(self._title)
         self.tab = tab
         self.view = QComboBox(objectName="view")
         for name, widget in sorted(tab.view_names().items()):
@@ -83,15 +86,28 @@ class ExportDialog(QDialog):
     def chosen_view(self) -> QWidget:
         return self.tab.ready_view(self.view_name())
 
+    @contextmanager
+    def _page_kept(self) -> Iterator[None]:
+        """The page in front stays in front: a view of another page is brought forward to be
+        drawn, and its page goes behind again."""
+        page = self.tab.current_page()
+        try:
+            yield
+        finally:
+            if page is not None and self.tab.current_page() != page:
+                self.tab.show_page(page)
+
     def copy(self) -> None:
         """Put the chosen view's image on the clipboard and say so (a refusal in a dialog)."""
+        self.setWindowTitle(self._title)  # no earlier copy's news over a refusal
         try:
-            copy_view(
-                self.chosen_view(),
-                scale=self.scale_factor(),
-                caption=self.caption_text(),
-                size=self.figure_size(),
-            )
+            with self._page_kept():
+                copy_view(
+                    self.chosen_view(),
+                    scale=self.scale_factor(),
+                    caption=self.caption_text(),
+                    size=self.figure_size(),
+                )
         except (OSError, ValueError) as exc:
             QMessageBox.warning(self, tr("Not copied"), str(exc))
             return
@@ -105,13 +121,14 @@ class ExportDialog(QDialog):
         )
         if path:
             try:
-                export_view(
-                    self.chosen_view(),
-                    path,
-                    scale=self.scale_factor(),
-                    caption=self.caption_text(),
-                    size=self.figure_size(),
-                )
+                with self._page_kept():
+                    export_view(
+                        self.chosen_view(),
+                        path,
+                        scale=self.scale_factor(),
+                        caption=self.caption_text(),
+                        size=self.figure_size(),
+                    )
             except (OSError, ValueError) as exc:
                 QMessageBox.warning(self, tr("Not exported"), str(exc))
 

@@ -363,11 +363,15 @@ def test_the_export_dialog_saves_what_is_chosen(window, tmp_path, monkeypatch):
     monkeypatch.setattr(
         QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), ""))
     )
-    dialog = ExportDialog(window.tab("rope"))
-    dialog.view.setCurrentIndex(dialog.view.findData("decay"))
+    rope = window.tab("rope")
+    window.tabs.setCurrentWidget(rope)
+    assert rope.current_page() == "tables"
+    dialog = ExportDialog(rope)
+    dialog.view.setCurrentIndex(dialog.view.findData("decay"))  # on the invariance page
     dialog.caption.setChecked(True)
     dialog.save()
-    assert window.tab("rope").caption() in target.read_text(encoding="utf-8")
+    assert rope.caption() in target.read_text(encoding="utf-8")
+    assert rope.current_page() == "tables"  # drawn there, then behind again
 
 
 def test_the_export_dialog_offers_sizes_and_refuses_a_bad_one(window, tmp_path, monkeypatch):
@@ -392,12 +396,15 @@ def test_the_export_dialog_offers_sizes_and_refuses_a_bad_one(window, tmp_path, 
     dialog.scale.setCurrentIndex(1)  # 2×
     dialog.save()
     assert (QImage(str(target)).width(), QImage(str(target)).height()) == (3200, 1800)
+    dialog.copy()
+    assert dialog.windowTitle().startswith("Copied ")
     dialog.size_choice.setCurrentText("1000 x 50")  # typed: too low
     target.unlink()
     dialog.save()
     dialog.copy()
     assert not target.exists()
     assert len(warnings) == 2
+    assert dialog.windowTitle() == "Export or copy a view"  # no "Copied …" over a refusal
     assert "from 200 to 8000" in warnings[0] and "'1000 x 50'" in warnings[0]
 
 
