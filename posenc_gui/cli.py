@@ -155,9 +155,19 @@ def _check(args: argparse.Namespace, export: bool) -> None:
                 f"tab, got {args.view!r}"
             )
     every_page = sorted({page for spec in registry.specs() for page in spec.pages()})
-    if args.tab is None and args.page is not None and args.page not in every_page:
+    if args.tab is None and args.page is not None:
         # which tab it belongs to is known once the session is; a typo is not a page anywhere
-        raise ValueError(f"--page must be one of {', '.join(every_page)}, got {args.page!r}")
+        if args.page not in every_page:
+            raise ValueError(f"--page must be one of {', '.join(every_page)}, got {args.page!r}")
+        first = registry.specs()[0]
+        starts_on_first = not (args.session or args.preset or args.config)  # they choose a tab
+        if (args.export or args.screenshot) and starts_on_first and args.page not in first.pages():
+            # from the defaults: on the first tab, whose pages are known now
+            owners = [spec.name for spec in registry.specs() if args.page in spec.pages()]
+            raise ValueError(
+                f"--page {args.page} is a page of the {' or '.join(owners)} tab: give --tab "
+                f"(without it the {first.name} tab is shown)"
+            )
     if args.preset and args.config:  # each sets the model's settings: one would be lost
         raise ValueError("--preset and --config both set a model's settings: give one of them")
     if args.tokens and args.seq_len is not None:

@@ -83,6 +83,10 @@ def test_start_up_makes_no_full_collection_and_freezes_what_it_made(tmp_path):
         (("--tab", "rope", "--page", "nowhere"), "page must be one of tables, rotation"),
         (("--tab", "absolute", "--page", "rotation"), "must be one of (none) on the absolute tab"),
         (("--page", "rotatoin"), "--page must be one of alibi, context, distances, dynamic"),
+        (
+            ("--page", "rotation", "--screenshot", "x.png"),
+            "--page rotation is a page of the rope tab: give --tab (without it the absolute tab",
+        ),
         (("--preset", "GPT-5"), "--preset must be one of: Transformer base (2017)"),
         (("--config", "/nonexistent/config.json"), "--config: /nonexistent/config.json: No such"),
         (("--config", "c" * 300 + ".json"), "File name too long"),
@@ -104,6 +108,16 @@ def test_start_up_makes_no_full_collection_and_freezes_what_it_made(tmp_path):
 def test_bad_arguments_exit_non_zero_with_a_message(args, message, qapp, capsys):
     assert run_in_process(args) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_page_without_a_tab_is_taken_where_a_preset_or_session_chooses_the_tab(tmp_path):
+    from posenc_gui.cli import parse_args
+
+    shot = str(tmp_path / "x.png")
+    preset = "Qwen3-VL-8B (M-RoPE interleaved 24/20/20)"  # it brings the Multimodal tab
+    args = parse_args(["--preset", preset, "--page", "sequence", "--screenshot", shot])
+    assert args.page == "sequence" and args.tab is None
+    assert parse_args(["--page", "rotation"]).page == "rotation"  # the last session's tab
 
 
 @pytest.mark.parametrize("model", ["preset", "config"])
