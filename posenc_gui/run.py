@@ -26,7 +26,6 @@ from posenc_gui.i18n import tr
 from posenc_gui.presets import find_preset
 from posenc_gui.session import fit_on_screen, last_session, parse_session, remember
 from posenc_gui.session import look as session_look
-from posenc_gui.tabs_ahead import TabsBuiltAhead
 from posenc_gui.teardown import keep_until_closed
 from posenc_gui.window import MainWindow, open_window
 
@@ -216,8 +215,7 @@ def run(args: argparse.Namespace) -> int:
     del started  # no reference to the window but keep_until_closed's (below)
     if args.export or args.screenshot:
         return _headless(app, window, args)
-    window.remember = True  # only a session that started cleanly is kept
-    TabsBuiltAhead(window)
+    window.keep_interactive()  # only a session that started cleanly is kept
     keep_until_closed(window)
     del window  # released (its frames too) once a rebuild replaces it
     with closed_by_terminal_signals(app):

@@ -178,9 +178,8 @@ class MainWindow(QMainWindow):
 
     def _rebuild(self, session: dict[str, Any]) -> MainWindow:
         window = open_window(session, device=self.engine.device)
-        window.remember = self.remember
-        if window.remember:  # an interactive window's tabs: built ahead as its first's were
-            TabsBuiltAhead(window)
+        if self.remember:
+            window.keep_interactive()
         window.imported = self.imported  # its report stays at hand
         if "window" not in session:  # a session file without a placement: keep this one
             window.setGeometry(self.geometry())
@@ -193,6 +192,12 @@ class MainWindow(QMainWindow):
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.close()
         return window
+
+    def keep_interactive(self) -> None:
+        """The app's window: its session is kept when it closes, and the tabs it does not
+        show are built in its quiet moments (``TabsBuiltAhead``); a rebuild's window too."""
+        self.remember = True
+        TabsBuiltAhead(self)
 
     def load_session(self, path: str | Path) -> str:
         """Apply the session file at ``path`` (rebuilding the window when its look or language

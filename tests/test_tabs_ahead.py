@@ -48,7 +48,7 @@ def test_a_window_rebuilt_in_another_look_builds_its_tabs_ahead_too(
     from posenc_gui import tabs_ahead
 
     monkeypatch.setattr(tabs_ahead, "QUIET_MS", 100)
-    window.remember = True  # an interactive window (its session is kept when it closes)
+    window.keep_interactive()  # the app's window, as the command line opens it
     dark = window.change_look(theme="dark")
     qtbot.waitUntil(lambda: all_built(dark), timeout=BUILD_TIMEOUT_MS)
     owned(dark.change_look(theme="light"))  # the light look again for the tests after this
