@@ -130,7 +130,9 @@ def test_the_interface_writes_one_notation(window, qtbot):
     assert any("θ′ᵢ" in text for text in texts) and any("mₕ" in text for text in texts)
     assert not [text for text in texts if TEX_LIKE.search(text)]
     bias_title = window.tab("relative").bias_view.plot.titleLabel.text
-    assert "t5" not in bias_title and "T5" in bias_title  # the scheme's name, not its key
+    # the scheme of the page walked last before the score formula's: its name, not its key
+    assert window.tab("relative").scheme.currentData() == "alibi"
+    assert "alibi" not in bias_title and "ALiBi" in bias_title
 
 
 def test_hovering_a_curve_reads_the_nearest_point_of_each(window, qtbot):

@@ -180,7 +180,7 @@ def test_score_formula_adds_the_scheme_bias(window, drive, tab):
 
 
 def test_sinusoidal_scheme_bias_uses_the_relative_table(window, drive, tab):
-    set_scheme(window, drive, tab, "sinusoidal")
+    assert tab.scheme.currentData() == "sinusoidal"  # the source article's, by default
     show_page(tab, "scores")
     q = seeded_normals(0, 64, 128)
     table = relative.sinusoidal_relative_table(64, 128, dtype=torch.float64)
@@ -263,3 +263,22 @@ def test_every_alibi_head_stands_out_from_the_background(qtbot, owned, drive, th
     pens = [item.opts["pen"].color() for item in tab.alibi_curve_view.curve_items]
     assert len(pens) == tab.frame.params.n_heads
     assert min(contrast(colour, background) for colour in pens) >= 2.5
+
+
+def test_the_scheme_box_agrees_with_the_page_in_front(window, drive, tab):
+    """A page brought to the front by its own tab sets the scheme it draws: T5's and ALiBi's
+    pages are theirs; the distances page draws the sinusoidal table or Shaw's clipping (the
+    one chosen there last); the score formula takes any scheme."""
+    assert (tab.current_page(), tab.scheme.currentData()) == ("distances", "sinusoidal")
+    set_scheme(window, drive, tab, "shaw")
+    for page, scheme in (("alibi", "alibi"), ("t5", "t5"), ("distances", "shaw")):
+        tab.show_page(page)
+        assert tab.scheme.currentData() == scheme
+    set_scheme(window, drive, tab, "alibi")
+    assert tab.current_page() == "alibi"
+    show_page(tab, "scores")
+    assert tab.scheme.currentData() == "alibi" and tab.frame.params.scheme == "alibi"
+    set_scheme(window, drive, tab, "t5")
+    assert tab.current_page() == "scores"  # the score formula with T5's bias
+    tab.show_page("distances")
+    assert tab.scheme.currentData() == "shaw"

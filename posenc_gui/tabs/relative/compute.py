@@ -26,9 +26,25 @@ from posenc_gui.frames import (
     runs_on,
     to_numpy,
 )
+from posenc_gui.translatable import N_
 
 SCHEMES = ("sinusoidal", "shaw", "t5", "alibi")
 PAGES = ("distances", "t5", "alibi", "scores")
+SCHEME_LABELS = {
+    "sinusoidal": N_("sinusoidal relative (source article)"),
+    "shaw": N_("Shaw et al. 2018 (clipped)"),
+    "t5": N_("T5 buckets"),
+    "alibi": "ALiBi",
+}
+# The bias's title names the scheme briefly: on one line, as its neighbours' titles are, its
+# image is drawn as large as theirs.
+SCHEME_SHORT = {
+    "sinusoidal": N_("sinusoidal relative"),
+    "shaw": N_("Shaw, clipped"),
+    "t5": N_("T5 buckets"),
+    "alibi": "ALiBi",
+}
+SCHEME_PAGES = {"sinusoidal": "distances", "shaw": "distances", "t5": "t5", "alibi": "alibi"}
 SCORE_WINDOW = 256  # the score-formula view shows positions 0 … 255 exactly
 
 

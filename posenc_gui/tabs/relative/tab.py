@@ -15,6 +15,9 @@ from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.relative import SPEC
 from posenc_gui.tabs.relative.compare import COMPARE, MAX_HEADS
 from posenc_gui.tabs.relative.compute import (
+    SCHEME_LABELS,
+    SCHEME_PAGES,
+    SCHEME_SHORT,
     SCHEMES,
     AlibiPage,
     DistancesPage,
@@ -28,21 +31,6 @@ from posenc_gui.tabs.relative.compute import (
 from posenc_gui.views import MAX_LINES_APART, Curve, CurvesView, HeatmapView
 from posenc_gui.views.style import SEQUENTIAL, family_colour, set_title
 
-SCHEME_LABELS = {
-    "sinusoidal": N_("sinusoidal relative (source article)"),
-    "shaw": N_("Shaw et al. 2018 (clipped)"),
-    "t5": N_("T5 buckets"),
-    "alibi": "ALiBi",
-}
-# The bias's title names the scheme briefly: on one line, as its neighbours' titles are, its
-# image is drawn as large as theirs.
-SCHEME_SHORT = {
-    "sinusoidal": N_("sinusoidal relative"),
-    "shaw": N_("Shaw, clipped"),
-    "t5": N_("T5 buckets"),
-    "alibi": "ALiBi",
-}
-SCHEME_PAGES = {"sinusoidal": "distances", "shaw": "distances", "t5": "t5", "alibi": "alibi"}
 NOTE = N_(
     "Score(q<sub>i</sub>, k<sub>j</sub>) = q<sub>i</sub>ᵀk<sub>j</sub> + b<sub>r(i,j)</sub>, "
     "r(i, j) = j − i. Row i of the sinusoidal relative table is the absolute table shifted "
@@ -86,7 +74,8 @@ class RelativeTab(Tab):
         self.scheme = QComboBox(objectName="scheme")
         for key in SCHEMES:
             self.scheme.addItem(tr(SCHEME_LABELS[key]), key)
-        self.scheme.setCurrentIndex(SCHEMES.index("t5"))
+        self.scheme.setCurrentIndex(SCHEMES.index("sinusoidal"))  # the distances page's
+        self._distances_scheme = "sinusoidal"  # its scheme there when last shown
         self.max_relative_position = IntControl("max_relative_position", 0, 512, 4)
         self.query_position = IntControl("query_position", 0, seq_len - 1, 0)
         self.num_buckets = IntControl("num_buckets", 4, 256, 32)  # odd too, as in Hugging Face
@@ -221,6 +210,7 @@ class RelativeTab(Tab):
         self.num_buckets.valueChanged.connect(self._fit_max_distance)
         self.bidirectional.toggled.connect(self._fit_max_distance)
         self.scheme.currentIndexChanged.connect(self._show_scheme_page)
+        self.pages.currentChanged.connect(self._follow_page)  # type: ignore[union-attr]
         self.follow_views(
             (
                 self.distance_view,
@@ -263,8 +253,20 @@ class RelativeTab(Tab):
         self.max_distance.setRange(exact + 1, 16384)
 
     def _show_scheme_page(self) -> None:
+        """A scheme chosen brings its page to the front (the score formula's page stays)."""
+        scheme = self.scheme.currentData()
+        if SCHEME_PAGES[scheme] == "distances":
+            self._distances_scheme = scheme
         if self.current_page() != "scores":
-            self.show_page(SCHEME_PAGES[self.scheme.currentData()])
+            self.show_page(SCHEME_PAGES[scheme])
+
+    def _follow_page(self) -> None:
+        """The scheme box agrees with the page in front (the distances page: its last scheme
+        there, sinusoidal or Shaw's); the score formula takes any."""
+        page, scheme = self.current_page(), self.scheme.currentData()
+        if page != "scores" and SCHEME_PAGES[scheme] != page:
+            wanted = self._distances_scheme if page == "distances" else page
+            self.scheme.setCurrentIndex(self.scheme.findData(wanted))
 
     def request(self) -> RelativeParams:
         seq_len, d_model = self.parameters.seq_len.value(), self.parameters.d_model.value()
