@@ -39,11 +39,21 @@ def _series(view: pg.GraphicsView) -> list[Series]:
     raise ValueError(f"view: cannot export the numbers of a {type(view).__name__}")
 
 
-def _labels(plot: pg.PlotItem) -> dict[str, np.ndarray]:
+def _labels(view: pg.GraphicsView) -> dict[str, np.ndarray]:
+    """The view's title and axis labels, as plain text."""
+    if isinstance(view, RotationView):  # panels of their own, one meaning together
+        title, x_label, y_label = view.labels
+    else:
+        plot = view.plot
+        title, x_label, y_label = (
+            plot.titleLabel.text,
+            plot.getAxis("bottom").labelText,
+            plot.getAxis("left").labelText,
+        )
     return {
-        "title": np.array(_plain(plot.titleLabel.text)),
-        "x_label": np.array(_plain(plot.getAxis("bottom").labelText)),
-        "y_label": np.array(_plain(plot.getAxis("left").labelText)),
+        "title": np.array(_plain(title)),
+        "x_label": np.array(_plain(x_label)),
+        "y_label": np.array(_plain(y_label)),
     }
 
 
@@ -58,9 +68,8 @@ def view_table(view: pg.GraphicsView) -> np.ndarray:
         raise ValueError(f"{type(view).__name__}: no curves drawn to export")
     x = series[0][1]
     if any(len(other) != len(x) or not np.array_equal(other, x) for _, other, _ in series):
-        title = _plain(view.plot.titleLabel.text) if isinstance(view, CurvesView) else ""
         raise ValueError(
-            f"the curves of {title or type(view).__name__!r} do not share x values, so they "
+            f"the curves of {str(_labels(view)['title'])!r} do not share x values, so they "
             f"make no single table: export .npz (x and y per curve) or .csv instead"
         )
     return np.column_stack([x, *(y for _, _, y in series)]).astype(float)
@@ -69,7 +78,7 @@ def view_table(view: pg.GraphicsView) -> np.ndarray:
 def view_arrays(view: pg.GraphicsView) -> dict[str, np.ndarray]:
     """What ``.npz`` holds: ``values``, ``y_edges``, ``x_edges`` (row ``r`` covers
     ``y_edges[r] … y_edges[r+1]``) and the labels of a heatmap; ``names`` and ``x_<n>``,
-    ``y_<n>`` for curve ``n`` (with the labels where the view has axes)."""
+    ``y_<n>`` for curve ``n``, with the title and axis labels."""
     if isinstance(view, HeatmapView):
         bar = view.colorbar  # pyqtgraph labels a colorbar on its other side from the ticks
         value_axis = bar.getAxis("bottom" if bar.horizontal else "left")
@@ -77,7 +86,7 @@ def view_arrays(view: pg.GraphicsView) -> dict[str, np.ndarray]:
             "values": view_table(view),
             "y_edges": np.asarray(view.y_edges, dtype=float),
             "x_edges": np.asarray(view.x_edges, dtype=float),
-            **_labels(view.plot),
+            **_labels(view),
             "value_label": np.array(_plain(value_axis.labelText)),
         }
     series = _series(view)
@@ -85,7 +94,7 @@ def view_arrays(view: pg.GraphicsView) -> dict[str, np.ndarray]:
     for index, (_, x, y) in enumerate(series):
         arrays[f"x_{index}"] = np.asarray(x, dtype=float)
         arrays[f"y_{index}"] = np.asarray(y, dtype=float)
-    return arrays | (_labels(view.plot) if isinstance(view, CurvesView) else {})
+    return arrays | _labels(view)
 
 
 def view_rows(view: pg.GraphicsView) -> tuple[list[str], list[Row]]:

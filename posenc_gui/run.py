@@ -81,7 +81,10 @@ def _apply_options(window: MainWindow, args: argparse.Namespace) -> None:
     if args.preset:
         window.apply_preset(find_preset(window.presets, args.preset))
     if args.config:
-        window.import_config(read_file(args.config), Path(args.config).name)
+        try:
+            window.import_config(read_file(args.config), Path(args.config).name)
+        except ValueError as exc:  # the key and the reason, of this file
+            raise UsageError(f"--config: {args.config}: {exc}") from None
     for name in SHARED_RANGES:
         if getattr(args, name) is not None:
             getattr(window.parameters, name).setValue(getattr(args, name))
@@ -104,6 +107,10 @@ def _after_first_frame(app: QApplication, window: MainWindow, write: Callable[[]
     channel = window.tabs.currentWidget().objectName()
 
     def write_now() -> None:
+        # what the tab's message by the controls says (list entries out of range and skipped,
+        # positions a dtype cannot hold): a file written without a word would hide it
+        for note in filter(None, window.tab(channel).message.text().splitlines()):
+            print(f"posenc-gui: note: {channel}: {note}", file=sys.stderr)
         try:
             write()
         except ValueError as exc:
@@ -112,6 +119,8 @@ def _after_first_frame(app: QApplication, window: MainWindow, write: Callable[[]
         window.close()
 
     def give_up(message: str) -> None:
+        if exit_code[0]:
+            return  # said once (the refusal comes as a signal and from asking again)
         print(f"posenc-gui: error: {channel}: no frame to write: {message}", file=sys.stderr)
         exit_code[0] = 1
         QTimer.singleShot(0, window.close)  # inside the event loop, so that it ends

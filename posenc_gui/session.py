@@ -39,9 +39,10 @@ def parse_session(data: bytes, source: str = "session") -> dict[str, Any]:
     unknown = sorted(set(session) - KEYS)
     if unknown:
         raise ValueError(f"{source}: no session key named {', '.join(map(repr, unknown))}")
-    if session.get("version") != VERSION:
+    version = session.get("version")
+    if isinstance(version, bool) or version != VERSION:  # True == 1 in Python: not a version
         raise ValueError(
-            f"{source}: session version {session.get('version')!r} cannot be read "
+            f"{source}: session version {version!r} cannot be read "
             f"(this posenc-gui reads version {VERSION})"
         )
     try:
@@ -84,12 +85,12 @@ def look(session: dict[str, Any]) -> Look:
     """The session's look (the default look where it has none)."""
     fields = session.get("look", {})
     if not isinstance(fields, dict):
-        raise ValueError("look must be an object")
+        raise ValueError("must be an object")
     known = [field.name for field in dataclasses.fields(Look)]
     unknown = sorted(set(fields) - set(known))
     if unknown:
         raise ValueError(
-            f"look: no setting named {', '.join(map(repr, unknown))} (it has {', '.join(known)})"
+            f"no setting named {', '.join(map(repr, unknown))} (it has {', '.join(known)})"
         )
     return Look(**fields)
 

@@ -244,8 +244,8 @@ class MainWindow(QMainWindow):
                 tab = self.tab(name)
                 tab.reset(self._defaults[name])  # nothing of an earlier preset stays
                 tab.apply_preset(preset)
-        except ValueError:
-            self.apply_session(before)  # all or nothing
+        except Exception:  # all or nothing, whatever went wrong
+            self.apply_session(before)
             raise
         shown = registry.tab_for_preset(preset)
         self.tabs.setCurrentWidget(self.tab(shown.name))

@@ -110,6 +110,22 @@ def test_bad_arguments_exit_non_zero_with_a_message(args, message, qapp, capsys)
     assert message in capsys.readouterr().err
 
 
+def test_a_config_that_does_not_fit_is_refused_naming_the_file_and_the_key(qapp, tmp_path, capsys):
+    config = tmp_path / "huge.json"
+    config.write_text(
+        '{"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072,'
+        ' "rope_scaling": {"rope_type": "llama3", "factor": 1e308, "low_freq_factor": 1.0,'
+        ' "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}',
+        encoding="utf-8",
+    )
+    args = ["export", "--tab", "extension", "--view", "ratio", "--config", str(config)]
+    assert run_in_process([*args, "--out", str(tmp_path / "ratio.csv")]) == 2
+    assert capsys.readouterr().err == (
+        f"posenc-gui: error: --config: {config}: rope_scaling.factor must be a number in "
+        "[1, 1,024], got 1e+308\n"
+    )
+
+
 def test_a_page_without_a_tab_is_taken_where_a_preset_or_session_chooses_the_tab(tmp_path):
     from posenc_gui.cli import parse_args
 

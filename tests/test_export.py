@@ -76,7 +76,11 @@ def test_curves_numbers_keep_every_curve(window, tmp_path):
 
 def test_curves_that_do_not_share_x_refuse_npy_but_keep_npz(window, qtbot, tmp_path):
     view = shown(window, qtbot, "rope", "rotation")
-    with pytest.raises(ValueError, match=r"do not share x values.*\.npz.*\.csv"):
+    with pytest.raises(
+        ValueError,
+        match=r"curves of '\(b\) Each chosen pair of q rotated over positions 0 … m' "
+        r"do not share x values.*\.npz.*\.csv",
+    ):
         export_view(view, tmp_path / "rotation.npy")
     assert list(tmp_path.iterdir()) == []
     with np.load(export_view(view, tmp_path / "rotation.npz")) as saved:
@@ -85,6 +89,12 @@ def test_curves_that_do_not_share_x_refuse_npy_but_keep_npz(window, qtbot, tmp_p
         np.testing.assert_array_equal(saved["x_1"], trail[0])
         np.testing.assert_array_equal(saved["y_1"], trail[1])
         assert "<" not in str(saved["names"][0])  # the panel's title as plain text
+        labels = (str(saved["title"]), str(saved["x_label"]), str(saved["y_label"]))
+        assert labels == (
+            "(b) Each chosen pair of q rotated over positions 0 … m",
+            "first channel of the pair",
+            "second channel of the pair",
+        )  # as every view's .npz has them
 
 
 @pytest.mark.parametrize("scale", [1, 2, 4])
@@ -477,7 +487,35 @@ def test_a_headless_run_whose_frame_cannot_be_made_ends_with_the_reason(tmp_path
         str(out),
     )
     assert refused.returncode == 1 and "longrope needs short_factor" in refused.stderr
+    assert refused.stderr.count("no frame to write") == 1  # said once
     assert not out.exists()
+
+
+@pytest.mark.slow
+def test_a_headless_run_says_what_the_tab_says_of_its_inputs(tmp_path, run_main):
+    """A list entry the tab skips (in the app, said by its controls) is said on stderr too."""
+    session = tmp_path / "dimensions.json"
+    session.write_text(
+        '{"format": "posenc-gui session", "version": 1,'
+        ' "tabs": {"absolute": {"controls": {"dimensions": "0, 2, 9999"}}}}',
+        encoding="utf-8",
+    )
+    out = tmp_path / "wave.npz"
+    done = run_main(
+        "export",
+        "--tab",
+        "absolute",
+        "--view",
+        "wave",
+        "--session",
+        str(session),
+        "--out",
+        str(out),
+    )
+    assert done.returncode == 0, done.stderr
+    note = "posenc-gui: note: absolute: dimensions must be in [0, 127]; others are skipped"
+    assert note in done.stderr.splitlines()
+    assert list(np.load(out)["names"]) == ["dim 0", "dim 2"]
 
 
 def test_an_svg_that_cannot_be_written_whole_leaves_nothing(window, tmp_path, monkeypatch):

@@ -343,10 +343,25 @@ def test_real_configs_import_exactly(window, config):
         assert "layer types: default (36) θ 500000 llama3, no_rope (12)" in summary
 
 
+LLAMA3_FREQUENCIES = {"rope_type": "llama3", "low_freq_factor": 1.0, "high_freq_factor": 4.0}
+
+
 @pytest.mark.parametrize(
     ("scaling", "message"),
     [
-        ({"rope_type": "yarn", "factor": 2000.0}, r"factor must be a number in \[1, 1,024\]"),
+        (
+            {"rope_type": "yarn", "factor": 2000.0},
+            r"^rope_scaling\.factor must be a number in \[1, 1,024\], got 2000\.0",
+        ),
+        (  # past float64's range once multiplied by the context: refused, not an overflow
+            {**LLAMA3_FREQUENCIES, "factor": 1e308, "original_max_position_embeddings": 8192},
+            r"^rope_scaling\.factor must be a number in \[1, 1,024\], got 1e\+308",
+        ),
+        (  # the context reached is the product of two keys: both named
+            {**LLAMA3_FREQUENCIES, "factor": 8.0, "original_max_position_embeddings": 10**7},
+            r"^rope_scaling\.original_max_position_embeddings × rope_scaling\.factor must be a "
+            r"number in \[16, 16,777,216\], got 80000000",
+        ),
         ({"rope_type": "yarn", "factor": 4.0, "beta_fast": 32.00001}, "at most 4 decimals"),
         (
             {"rope_type": "yarn", "factor": 4.0, "attention_factor": 1.0000000000000002},
@@ -357,12 +372,28 @@ def test_real_configs_import_exactly(window, config):
 def test_a_config_value_the_controls_cannot_hold_is_refused_and_changes_nothing(
     window, scaling, message
 ):
+    window.import_config(json.dumps({"head_dim": 64, "rope_theta": 5e5}).encode())
+    imported = window.imported
     for index in range(window.tabs.count()):  # built, so that their settings are compared
         window.tab_at(index)
     before = window.session()
     config = {"head_dim": 64, "rope_theta": 5e5, "rope_scaling": scaling}
     with pytest.raises(ValueError, match=message):
         window.import_config(json.dumps(config).encode())
+    assert window.session() == before and window.imported is imported
+
+
+def test_a_preset_that_fails_for_any_reason_changes_nothing(window, monkeypatch):
+    for index in range(window.tabs.count()):
+        window.tab_at(index)
+    before = window.session()
+
+    def fails(preset) -> None:
+        raise RuntimeError("an unforeseen fault")
+
+    monkeypatch.setattr(window.tab("extension"), "apply_preset", fails)
+    with pytest.raises(RuntimeError, match="unforeseen"):
+        window.apply_preset(preset(window, "Llama-3.1-8B"))
     assert window.session() == before
 
 

@@ -252,6 +252,20 @@ def test_mrope_settings_come_from_the_config(config, expected):
     assert multimodal.mrope_settings(model_config.read_model_config(config)) == expected
 
 
+def test_an_mrope_section_that_is_not_a_list_is_named_as_the_file_names_it():
+    config = {
+        "head_dim": 128,
+        "rope_theta": 1e6,
+        "rope_scaling": {"type": "mrope", "mrope_section": "16,24,24"},
+    }
+    with pytest.raises(
+        ValueError,
+        match=r"^rope_scaling\.mrope_section must be a list of 3 pair counts \(t, h, w\), "
+        r"got '16,24,24'",
+    ):
+        multimodal.mrope_settings(model_config.read_model_config(config))
+
+
 def test_mrope_scores_do_not_change_when_every_id_moves_by_the_same_text():
     gen = torch.Generator().manual_seed(2)
     q = torch.randn(1, 1, 64, generator=gen, dtype=torch.float64)
@@ -306,6 +320,12 @@ def test_mrope_scores_do_not_change_when_every_id_moves_by_the_same_text():
                 ((1, 1), r"spatial must name two different axes \(row, column\), got \(1, 1\)"),
                 ((0,), r"spatial must name two different axes"),
             ]
+        ),
+        (
+            lambda: multimodal.patch_scores(
+                torch.ones(6), torch.ones(8), 2, 2, (0, 0), *multimodal.axial_2d(rope.inv_freq(8))
+            ),
+            r"q must end in 8 channels \(two per frequency\), got shape \(6,\)",
         ),
     ],
 )

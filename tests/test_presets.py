@@ -127,7 +127,7 @@ GOOD = {"name": "x", "kind": "rope", "config": {"head_dim": 64}, "sources": {"co
         (json.dumps({"version": 1, "presets": [GOOD | {"sources": {}}]}), "say where its values"),
         (
             json.dumps({"version": 1, "presets": [GOOD | {"config": {"head_dim": 7}}]}),
-            "partial_rotary_factor: head_dim × factor must be an even",
+            r"head_dim: must be even \(RoPE rotates pairs of channels\), got 7",
         ),
         (json.dumps({"version": 1, "presets": [GOOD | {"layout": "diagonal"}]}), "layout"),
         (json.dumps({"version": 1, "presets": [GOOD | {"name": ""}]}), "name"),

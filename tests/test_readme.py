@@ -1,4 +1,5 @@
-"""The README is the contract: its library examples run as written."""
+"""The README is the contract: its library examples run as written, its command line names
+every page."""
 
 import re
 from pathlib import Path
@@ -20,3 +21,15 @@ def test_readme_has_exactly_one_marked_test_line():
     assert text.count("<!-- test-line -->") == 1
     line = text.split("<!-- test-line -->")[1].split("```")[1].strip().splitlines()[1]
     assert "pytest" in line and "pip install" in line
+
+
+def test_readme_names_every_page_of_each_tab_for_the_page_option():
+    from posenc_gui.registry import specs
+
+    paragraph = README.read_text(encoding="utf-8").split("`--page` picks")[1].split("\n\n")[0]
+    for spec in specs():
+        pages = list(dict.fromkeys(page for page in spec.views.values() if page))
+        if pages:
+            listed = re.search(rf"`{spec.name}`:\s*([^;)]*)", paragraph)
+            assert listed is not None, spec.name
+            assert re.findall(r"`(\w+)`", listed.group(1)) == pages, spec.name

@@ -258,6 +258,36 @@ def test_every_key_is_named_by_where_it_came_from_and_unused_ones_say_why():
         read_model_config({**config, "rope_scaling": {"rope_type": "linear", "factor": 0.5}})
 
 
+@pytest.mark.parametrize(
+    ("sizes", "message"),
+    [
+        ({"head_dim": 127}, r"^head_dim: must be even \(RoPE rotates pairs of channels\), got 127"),
+        (
+            {"hidden_size": 4095, "num_attention_heads": 32},
+            r"^hidden_size ÷ num_attention_heads: must be even .*, got 127",
+        ),
+        (
+            {"hidden_size": 4096, "num_attention_heads": 8192},
+            r"^hidden_size ÷ num_attention_heads: must be in \[2, 65,536\], got 0",
+        ),
+        (
+            {"head_dim": 127, "partial_rotary_factor": 0.5},
+            r"^partial_rotary_factor: head_dim × factor must be an even number ≥ 2, got 63",
+        ),
+    ],
+)
+def test_a_head_size_that_cannot_rotate_is_named_by_the_keys_it_came_from(sizes, message):
+    with pytest.raises(ValueError, match=message):
+        read_model_config({**sizes, "rope_theta": 1e4})
+
+
+def test_an_integer_past_floats_range_is_refused_by_its_size_not_its_digits():
+    with pytest.raises(
+        ValueError, match=r"^rope_theta: must be finite, got an integer of 401 digits$"
+    ):
+        read_model_config({"head_dim": 64, "rope_theta": 10**400})
+
+
 def test_rope_keys_keep_what_the_reading_needs():
     from posenc_gui.encodings.model_config import rope_keys
 

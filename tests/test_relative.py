@@ -174,6 +174,15 @@ def test_alibi_block_means_equal_means_of_the_full_bias(causal, row_bins, col_bi
     torch.testing.assert_close(means, expected, rtol=1e-15, atol=1e-12, equal_nan=True)
 
 
+@pytest.mark.parametrize("slope", [float("nan"), float("inf"), 0.0, -0.5, True])
+def test_an_alibi_slope_that_is_no_head_s_is_refused(slope):
+    runs = binning.bins(8, 4)
+    with pytest.raises(
+        ValueError, match=r"slope must be a finite number > 0 \(an ALiBi head's m\)"
+    ):
+        relative.alibi_block_means(slope, *runs, *runs)
+
+
 def test_alibi_block_means_stay_exact_at_a_million_positions():
     length = 1 << 20
     halves = binning.bins(length, 2)

@@ -181,6 +181,16 @@ def test_pair_channels_and_wavelengths():
         ),
         (lambda: rope.angles([float("inf")], rope.inv_freq(8)), "positions must be finite"),
         (lambda: rope.angles([1], torch.zeros(0)), "inv_freq must be a non-empty 1-D tensor"),
+        (
+            lambda: rope.relative_scores(torch.ones(8), torch.ones(6), [0, 1], rope.inv_freq(8)),
+            r"k must end in 8 channels \(two per frequency\), got shape \(6,\)",
+        ),
+        (
+            lambda: rope.relative_scores(
+                torch.ones(2, 8), torch.ones(3, 8), [0, 1], rope.inv_freq(8)
+            ),
+            r"q and k must broadcast together, got shapes \(2, 8\) and \(3, 8\)",
+        ),
     ],
 )
 def test_bad_arguments_name_the_parameter(call, message):

@@ -112,7 +112,11 @@ CORRUPT = [
     ),
     (
         json.dumps({"format": FORMAT, "version": 1, "look": {"theme": "dark", "zz": 1}}).encode(),
-        r"look: no setting named 'zz' \(it has theme, presentation,",
+        r"^bad\.json: look: no setting named 'zz' \(it has theme, presentation,",
+    ),
+    (
+        json.dumps({"format": FORMAT, "version": True}).encode(),  # True == 1 in Python
+        r"bad\.json: session version True cannot be read",
     ),
     (
         b'{"format": "posenc-gui session", "version": 1, "parameters": {"seq_len": '

@@ -194,6 +194,14 @@ def test_wrong_types_raise_type_error():
         sinusoidal.encode([0, 1], 16, channels=[16])
 
 
+@pytest.mark.parametrize("device", ["gpu", "cuda:7", "cpu:1"])
+def test_a_device_this_machine_lacks_is_named_with_those_it_has(device):
+    with pytest.raises(ValueError, match=r"device must be a device this machine has \(cpu"):
+        sinusoidal.table(4, 16, device=device)
+    with pytest.raises(ValueError, match=r"device must be a device this machine has \(cpu"):
+        sinusoidal.encode([0, 1], 16, device=device)
+
+
 def test_a_control_of_one_absolute_view_recomputes_only_that_view():
     cpu = torch.device("cpu")
     first = compute_absolute(AbsoluteParams(300, 32, 1e4), cpu)

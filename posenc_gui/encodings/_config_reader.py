@@ -111,6 +111,7 @@ class ConfigReader:
         self.unused: dict[str, str] = {}  # keys read but without effect, with why
         self.paths: dict[str, dict[str, str]] = {}  # per layer type: parameter → its key
         self.containers: dict[str, str] = {}  # per layer type: where its parameters are
+        self.head_dim_key = "head_dim"  # what the head dimension was read from (rotary_size)
 
     def get(self, key: str, default: Any = None, where: Mapping[str, Any] | None = None) -> Any:
         """``key`` of ``where`` (default: the config), null read as absent."""
@@ -134,10 +135,12 @@ class ConfigReader:
         key, hidden, heads = self.first(HEAD_DIM), self.first(HIDDEN), self.first(HEADS)
         if key is not None:
             head_dim = self.take(key, whole_number(self._name(key), c[key], 2, MAX_DIM))
+            self.head_dim_key = self._name(key)
         elif hidden is not None and heads is not None:
             width = self.take(hidden, whole_number(self._name(hidden), c[hidden], 1))
             count = self.take(heads, whole_number(self._name(heads), c[heads], 1))
             head_dim = width // count
+            self.head_dim_key = f"{self._name(hidden)} ÷ {self._name(heads)}"  # as it came
         else:
             raise ValueError(
                 f"{self.prefix}head_dim: missing (give head_dim, or hidden_size and "
@@ -267,7 +270,10 @@ class ConfigReader:
             method, factor = "ntk", params["alpha"]
         context = self.first(CONTEXT)
         max_positions = self.take(context, self.config[context]) if context else 4096
-        paths = {"max_position_embeddings": self._name(context or "max_position_embeddings")}
+        paths = {
+            "max_position_embeddings": self._name(context or "max_position_embeddings"),
+            "head_dim": self.head_dim_key,
+        }
         paths |= self.paths.get(layer_type, {})
         if method == "ntk" and params.get("alpha") is not None:  # the factor is alpha's
             paths["factor"] = paths.get("alpha", f"{where}alpha")

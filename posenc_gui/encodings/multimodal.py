@@ -54,6 +54,10 @@ def _whole(name: str, value: object, low: int, high: int) -> int:
 def check_section(section: Sequence[int]) -> tuple[int, int, int]:
     """An ``mrope_section`` of 3 pair counts (t, h, w), at least one pair in all; ValueError
     naming the entry otherwise. Torch-free: a GUI can check what was typed."""
+    if isinstance(section, str | bytes) or not isinstance(section, Sequence):
+        raise ValueError(
+            f"mrope_section must be a list of 3 pair counts (t, h, w), got {section!r}"
+        )
     sizes = [_whole(f"mrope_section[{k}]", s, 0, MAX_DIM) for k, s in enumerate(section)]
     if len(sizes) != 3:
         raise ValueError(f"mrope_section must have 3 entries (t, h, w), got {len(sizes)}")
@@ -180,6 +184,7 @@ def patch_scores(
     (Δrow, Δcolumn), so it depends on the offset only. ``spatial`` names the axes carrying the
     row and the column (M-RoPE: ``(HEIGHT, WIDTH)``; two different axes in [0, 2]); every
     other axis is one id for the whole image (its frame), an offset of 0."""
+    rope.check_query_key(q, k, len(frequencies))
     ids = patch_ids(height, width)
     # axes of these encodings (T, H, W: 0-2), two different ones: an offset on an axis past
     # them, or both offsets on one, would be dropped or merged without a word
@@ -207,8 +212,12 @@ def patch_scores(
 def mrope_settings(model: ModelRope) -> tuple[tuple[int, ...], bool] | None:
     """``(mrope_section, interleaved)`` that a model's config.json sets (Qwen2-VL, Qwen2.5-VL:
     sections; Qwen3-VL: ``mrope_interleaved``), or None for a model without M-RoPE."""
+    paths = {key.rsplit(".", 1)[-1]: key for key, _ in model.used}  # by the last part
     read = {key.rsplit(".", 1)[-1]: value for key, value in model.used}
     section = read.get("mrope_section")
     if section is None:
         return None
-    return check_section(section), bool(read.get("mrope_interleaved", False))
+    try:
+        return check_section(section), bool(read.get("mrope_interleaved", False))
+    except ValueError as exc:  # named as the file names it: rope_scaling.mrope_section
+        raise ValueError(str(exc).replace("mrope_section", paths["mrope_section"], 1)) from None

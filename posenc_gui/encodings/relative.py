@@ -8,6 +8,7 @@ over distances; ``distance_block_means`` gives their exact display-resolution me
 from __future__ import annotations
 
 import math
+import numbers
 
 import torch
 
@@ -216,6 +217,8 @@ def alibi_block_means(
     − S₂(c−a+1) + S₂(c−a−n+1)``, ``S₂(x) = x(x−1)(x−2)/6`` for ``x ≥ 0`` and
     ``−x(1−x)(2−x)/6`` below (exact in int64 up to 2²⁰ positions).
     """
+    if isinstance(slope, bool) or not isinstance(slope, numbers.Real) or not 0 < slope < math.inf:
+        raise ValueError(f"slope must be a finite number > 0 (an ALiBi head's m), got {slope!r}")
     a, n = starts[:, None].long(), counts[:, None].long()
     c, m = col_starts[None, :].long(), col_counts[None, :].long()
     if causal:

@@ -106,6 +106,25 @@ def _check_inv_freq(inv_freq: torch.Tensor) -> torch.Tensor:
     return inv_freq.to(torch.float64)
 
 
+def check_query_key(q: torch.Tensor, k: torch.Tensor, pairs: int) -> None:
+    """Raise unless ``q`` and ``k`` are tensors of ``2·pairs`` channels (two per frequency)
+    whose other dimensions broadcast together."""
+    for name, vector in (("q", q), ("k", k)):
+        if not isinstance(vector, torch.Tensor):
+            raise TypeError(f"{name} must be a torch.Tensor, got {type(vector).__name__}")
+        if vector.ndim == 0 or vector.shape[-1] != 2 * pairs:
+            raise ValueError(
+                f"{name} must end in {2 * pairs} channels (two per frequency), "
+                f"got shape {tuple(vector.shape)}"
+            )
+    try:
+        torch.broadcast_shapes(q.shape, k.shape)
+    except RuntimeError:
+        raise ValueError(
+            f"q and k must broadcast together, got shapes {tuple(q.shape)} and {tuple(k.shape)}"
+        ) from None
+
+
 def angles(positions: Positions, inv_freq: torch.Tensor) -> torch.Tensor:
     """Rotation angles ``m·θ_i`` (radians, not reduced), float64 ``[len(positions), r/2]``."""
     theta = _check_inv_freq(inv_freq)
@@ -218,7 +237,9 @@ def relative_scores(
     With ``counts``, ``distances`` are the starts of runs of ``counts`` distances and each
     value is the exact mean over its run (``binning.weighted_mean_cos_sin``).
     """
-    theta = _check_inv_freq(inv_freq).to(q.device)
+    theta = _check_inv_freq(inv_freq)
+    check_query_key(q, k, theta.numel())
+    theta = theta.to(q.device)
     channels = pair_channels(2 * theta.numel(), layout).to(q.device)
     qa, qb = q[..., channels[:, 0]].double(), q[..., channels[:, 1]].double()
     ka, kb = k[..., channels[:, 0]].double(), k[..., channels[:, 1]].double()

@@ -89,8 +89,9 @@ def number(
         raise ValueError(f"{key}: must be a number, got {value!r}")
     try:
         value = float(value)
-    except OverflowError:  # an integer beyond float range
-        raise ValueError(f"{key}: must be finite, got {value}") from None
+    except OverflowError:  # an integer beyond float range: its size, not its 300+ digits
+        digits = len(str(abs(value)))  # only an integral value overflows a float
+        raise ValueError(f"{key}: must be finite, got an integer of {digits:,} digits") from None
     if not math.isfinite(value):
         raise ValueError(f"{key}: must be finite, got {value}")
     if low is not None and (value <= low if strict_low else value < low):
@@ -127,6 +128,10 @@ def _validate(s: RopeScaling) -> None:
     if s.method not in METHODS:
         raise ValueError(f"rope_type: unknown {s.method!r}, expected one of {', '.join(METHODS)}")
     number("partial_rotary_factor", s.partial_rotary_factor, low=0.0, high=1.0, strict_low=True)
+    if s.partial_rotary_factor == 1.0 and s.head_dim % 2:  # the whole head rotates
+        raise ValueError(
+            f"head_dim: must be even (RoPE rotates pairs of channels), got {s.head_dim}"
+        )
     if s.rotary_dim < 2 or s.rotary_dim % 2:
         raise ValueError(
             f"partial_rotary_factor: head_dim × factor must be an even number ≥ 2, "

@@ -69,7 +69,7 @@ def encode(
     the given channels (cheap columns of a table too large to build).
     """
     dtype = check_float_dtype("dtype", dtype)
-    pos = torch.as_tensor(positions, dtype=torch.float64, device=device).reshape(-1)
+    pos = torch.as_tensor(positions, dtype=torch.float64, device=_device(device)).reshape(-1)
     if not torch.isfinite(pos).all():
         raise ValueError("positions must be finite")
     omega = frequencies(d_model, base).to(pos.device)
@@ -97,6 +97,26 @@ def _channels(
     return torch.cat((sin, cos), 1).index_select(1, column + is_cos * sin.shape[1])
 
 
+def _device(device: torch.device | str | None) -> torch.device | None:
+    """``device`` as a torch device this machine has (None: torch's default); ValueError naming
+    the parameter otherwise (torch's own errors name neither it nor the choices)."""
+    if device is None:
+        return None
+    try:
+        found = torch.device(device)
+    except (RuntimeError, TypeError):
+        found = None
+    devices = {
+        "cpu": 1,
+        "cuda": torch.cuda.device_count(),
+        "mps": int(torch.backends.mps.is_available()),
+    }
+    if found is None or (found.index or 0) >= devices.get(found.type, 0):
+        here = ", ".join(kind for kind, count in devices.items() if count)
+        raise ValueError(f"device must be a device this machine has ({here}), got {device!r}")
+    return found
+
+
 def table(
     seq_len: int,
     d_model: int,
@@ -109,7 +129,7 @@ def table(
     """The encoding table for positions ``0 … seq_len-1``. Returns ``[seq_len, d_model]``."""
     seq_len = check_int("seq_len", seq_len, 1)
     check_elements("seq_len × d_model", seq_len * check_even("d_model", d_model, 2, MAX_DIM))
-    positions = torch.arange(seq_len, dtype=torch.float64, device=device)
+    positions = torch.arange(seq_len, dtype=torch.float64, device=_device(device))
     return encode(positions, d_model, base, layout=layout, dtype=dtype, device=device)
 
 

@@ -39,10 +39,18 @@ Panel = tuple[pg.PlotItem, pg.PlotDataItem, pg.PlotCurveItem, pg.PlotCurveItem, 
 class RotationView(DeferredDrawing, pg.GraphicsLayoutWidget):
     """Each panel: the circle the pair's vector runs on, the vector as an arrow, its trail."""
 
-    def __init__(self, parent: pg.QtWidgets.QWidget | None = None, *, ahead: int = 0) -> None:
+    def __init__(
+        self,
+        parent: pg.QtWidgets.QWidget | None = None,
+        *,
+        ahead: int = 0,
+        labels: tuple[str, str, str] = ("", "", ""),
+    ) -> None:
         """``ahead``: panels made in idle time from the turn of the event loop after the view
-        is built (``MadeAhead``), so that its first frame and a larger count later make none."""
+        is built (``MadeAhead``), so that its first frame and a larger count later make none.
+        ``labels``: what the panels show together (title, x, y), for its exported numbers."""
         super().__init__(parent)
+        self.labels = labels
         self.panels: list[Panel] = []  # the panels shown
         self._made: list[Panel] = []  # every panel made: making one costs more than a frame
         self._ahead = MadeAhead(

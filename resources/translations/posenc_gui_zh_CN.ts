@@ -1196,10 +1196,6 @@
       <translation>ALiBi n_heads（头数）</translation>
     </message>
     <message>
-      <source>Score(q&lt;sub&gt;i&lt;/sub&gt;, k&lt;sub&gt;j&lt;/sub&gt;) = q&lt;sub&gt;i&lt;/sub&gt;ᵀk&lt;sub&gt;j&lt;/sub&gt; + b&lt;sub&gt;r(i,j)&lt;/sub&gt;, r(i, j) = j − i. Row i of the sinusoidal relative table is the absolute table shifted by −i: R[i, j] = PE(j − i); for i = 0 it is the absolute table.</source>
-      <translation>Score(q&lt;sub&gt;i&lt;/sub&gt;, k&lt;sub&gt;j&lt;/sub&gt;) = q&lt;sub&gt;i&lt;/sub&gt;ᵀk&lt;sub&gt;j&lt;/sub&gt; + b&lt;sub&gt;r(i,j)&lt;/sub&gt;，r(i, j) = j − i。正弦相对编码表的第 i 行是把绝对编码表平移 −i：R[i, j] = PE(j − i)；i = 0 时就是绝对编码表。</translation>
-    </message>
-    <message>
       <source>sinusoidal relative (source article)</source>
       <translation>正弦相对编码（原文）</translation>
     </message>
@@ -1218,6 +1214,10 @@
     <message>
       <source>Shaw, clipped</source>
       <translation>Shaw，截断</translation>
+    </message>
+    <message>
+      <source>Score(q&lt;sub&gt;i&lt;/sub&gt;, k&lt;sub&gt;j&lt;/sub&gt;) = q&lt;sub&gt;i&lt;/sub&gt;ᵀk&lt;sub&gt;j&lt;/sub&gt; + b&lt;sub&gt;r(i,j)&lt;/sub&gt;, r(i, j) = j − i. Row i of the sinusoidal relative table is the absolute table shifted by −i: R[i, j] = PE(j − i); for i = 0 it is the absolute table.</source>
+      <translation>Score(q&lt;sub&gt;i&lt;/sub&gt;, k&lt;sub&gt;j&lt;/sub&gt;) = q&lt;sub&gt;i&lt;/sub&gt;ᵀk&lt;sub&gt;j&lt;/sub&gt; + b&lt;sub&gt;r(i,j)&lt;/sub&gt;，r(i, j) = j − i。正弦相对编码表的第 i 行是把绝对编码表平移 −i：R[i, j] = PE(j − i)；i = 0 时就是绝对编码表。</translation>
     </message>
     <message>
       <source>bidirectional (else causal)</source>
@@ -1622,6 +1622,18 @@
     <message>
       <source>precision dtype</source>
       <translation>精度类型</translation>
+    </message>
+    <message>
+      <source>(b) Each chosen pair of q rotated over positions 0 … m</source>
+      <translation>(b) q 的每个所选通道对在位置 0 … m 上的旋转</translation>
+    </message>
+    <message>
+      <source>first channel of the pair</source>
+      <translation>通道对的第一个通道</translation>
+    </message>
+    <message>
+      <source>second channel of the pair</source>
+      <translation>通道对的第二个通道</translation>
     </message>
     <message>
       <source>pairs must be in [0, {0}]; others are skipped</source>

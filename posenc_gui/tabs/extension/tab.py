@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import ExitStack
 from typing import Any
 
@@ -241,20 +242,24 @@ class ExtensionTab(Tab):
             pages=(page,),
         )
 
-    def apply_scaling(self, scaling: RopeScaling, source: str) -> None:
+    def apply_scaling(self, scaling: RopeScaling, source: str, keys: Mapping[str, str]) -> None:
         """Show ``scaling`` (from a preset or config.json; head_dim and θ are set by the
-        window) and redraw once; ValueError naming the key, and nothing changed, if a control
-        cannot hold its value exactly."""
+        window) and redraw once; ValueError naming the key (as ``keys`` name each parameter in
+        the file, e.g. ``rope_scaling.factor``), and nothing changed, if a control cannot hold
+        its value exactly."""
         original = (
             scaling.original_context
             if scaling.method in READS_ORIGINAL
             else scaling.max_position_embeddings
         )
-        target = max(scaling.max_position_embeddings, round(original * scaling.factor))
+        original_key = (
+            "original_max_position_embeddings"
+            if scaling.method in READS_ORIGINAL
+            else "max_position_embeddings"
+        )
         shown: list[tuple[LogControl | NumberSpinBox, str, float]] = [
             (self.factor, "factor", scaling.factor),
-            (self.original_context, "original_max_position_embeddings", original),
-            (self.target_context, "max_position_embeddings", target),
+            (self.original_context, original_key, original),
             (self.partial_rotary_factor, "partial_rotary_factor", scaling.partial_rotary_factor),
             (self.beta_fast, "beta_fast", scaling.beta_fast),
             (self.beta_slow, "beta_slow", scaling.beta_slow),
@@ -267,7 +272,17 @@ class ExtensionTab(Tab):
             (self.high_freq_factor, "high_freq_factor", scaling.high_freq_factor),
         ]
         for control, key, value in shown:  # all checked before anything changes
-            check_holds(control, key, value)
+            check_holds(control, keys.get(key, key), value)
+        # the context reached: the file's, or original × factor where that is longer (both
+        # within their controls' ranges now, so the product is finite)
+        extended = round(original * scaling.factor)
+        if extended > scaling.max_position_embeddings:
+            target_key = f"{keys.get(original_key, original_key)} × {keys.get('factor', 'factor')}"
+        else:
+            target_key = keys.get("max_position_embeddings", "max_position_embeddings")
+        target = max(scaling.max_position_embeddings, extended)
+        check_holds(self.target_context, target_key, target)
+        shown.append((self.target_context, target_key, target))
         with ExitStack() as stack:  # one redraw at the end, not one per control
             for control in (self.method, self.truncate, *(c for c, _, _ in shown)):
                 stack.enter_context(QSignalBlocker(control))
@@ -317,7 +332,11 @@ class ExtensionTab(Tab):
     def apply_preset(self, preset: Preset) -> None:
         if preset.rope is not None:
             self.layers.imported.set_model(preset.name, preset.config)
-            self.apply_scaling(preset.rope, preset.name)
+            model = preset.model
+            assert model is not None  # a preset with RoPE
+            # each parameter as the file names it: rope_scaling.factor, text_config.…
+            keys = {path.rsplit(".", 1)[-1]: path for path, _ in model.used}
+            self.apply_scaling(model.primary, preset.name, keys)
 
     def draw(self, frame: ExtensionFrame) -> None:
         self.figures.draw(frame)

@@ -150,7 +150,14 @@ class RopeTab(Tab):
             tr("(e) Wavelength 2π/θᵢ per pair"), tr("pair i"), tr("wavelength (positions)")
         )
         self.spectrum_view.set_log(y=True)
-        self.rotation_view = RotationView(ahead=MAX_PANELS)
+        self.rotation_view = RotationView(
+            ahead=MAX_PANELS,
+            labels=(
+                tr("(b) Each chosen pair of q rotated over positions 0 … m"),
+                tr("first channel of the pair"),
+                tr("second channel of the pair"),
+            ),
+        )
         self.invariance_view = CurvesView(
             tr("(c) Relative invariance: shift both by t"), tr("shift t"), tr("score")
         )
