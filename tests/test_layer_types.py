@@ -104,7 +104,10 @@ def test_a_session_keeps_the_imported_model_and_a_preset_replaces_it(window, dri
     ("model", "message"),
     [
         ([1, 2], "extension: model must be an object with a source and a config"),
-        ({"source": "x", "config": {"head_dim": 7}}, "extension: model.config.partial_rotary"),
+        (
+            {"source": "x", "config": {"head_dim": 7}},
+            "extension: model.config.head_dim: must be even",
+        ),
         ({"source": 3, "config": {}}, "model must be an object with a source"),
     ],
 )
