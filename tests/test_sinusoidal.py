@@ -194,6 +194,12 @@ def test_wrong_types_raise_type_error():
         sinusoidal.encode([0, 1], 16, channels=[16])
 
 
+def test_column_runs_past_d_model_are_refused():
+    rows, columns = binning.bins(10, 2), binning.bins(32, 3)
+    with pytest.raises(ValueError, match=r"column runs must lie within the d_model = 16 channels"):
+        sinusoidal.block_mean_table(*rows, *columns, 16)
+
+
 @pytest.mark.parametrize("device", ["gpu", "cuda:7", "cpu:1"])
 def test_a_device_this_machine_lacks_is_named_with_those_it_has(device):
     with pytest.raises(ValueError, match=r"device must be a device this machine has \(cpu"):
@@ -263,6 +269,14 @@ def test_step_corners_draw_the_exact_staircase():
     assert x.tolist() == [-2, 0, 1, 2, 3, 3] and y.tolist() == [3, 3, 5, 5, 7, 7]
     x, y = binning.step_corners(torch.tensor([4]), start=10)
     assert x.tolist() == [10, 10] and y.tolist() == [4, 4]
+    with pytest.raises(ValueError, match=r"values must be a 1-D tensor of one or more"):
+        binning.step_corners(torch.tensor([], dtype=torch.int64), start=0)
+
+
+def test_weights_of_another_number_of_frequencies_are_refused():
+    runs = binning.bins(12, 3)
+    with pytest.raises(ValueError, match=r"cos_weights must end in one weight per frequency \(8\)"):
+        binning.weighted_mean_cos_sin(*runs, sinusoidal.frequencies(16), torch.ones(3, 5))
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "concat"])

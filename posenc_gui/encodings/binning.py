@@ -115,6 +115,12 @@ def weighted_mean_cos_sin(
     and its cosine (and sine) only. Runs of many lengths (log-spaced) multiply each run's
     cosine by its own ratio instead; either way the sine is computed only when weighed.
     """
+    for name, weights in (("cos_weights", cos_weights), ("sin_weights", sin_weights)):
+        if weights is not None and (weights.ndim == 0 or weights.shape[-1] != len(inv_freq)):
+            raise ValueError(
+                f"{name} must end in one weight per frequency ({len(inv_freq)}), "
+                f"got shape {tuple(weights.shape)}"
+            )
     phase, ratios, which = _run_phases(starts, counts, inv_freq)
     if not len(starts):  # no runs: no sums (and no lengths to stack)
         return torch.zeros(*cos_weights.shape[:-1], 0, dtype=torch.float64)
@@ -205,6 +211,10 @@ def step_corners(values: torch.Tensor, start: int) -> tuple[torch.Tensor, torch.
     """A step function's corners: ``values`` at ``x = start, start+1, …`` as the first and
     last x of each run of equal values, with that value, ``[2S]`` each (S runs). Drawn as a
     line it is the exact staircase at any zoom: categories (bucket ids) are never averaged."""
+    if values.ndim != 1 or not len(values):
+        raise ValueError(
+            f"values must be a 1-D tensor of one or more, got shape {tuple(values.shape)}"
+        )
     change = torch.nonzero(values[1:] != values[:-1]).flatten() + 1
     begins = torch.cat((torch.zeros(1, dtype=torch.int64), change))
     ends = torch.cat((change, torch.tensor([len(values)]))) - 1

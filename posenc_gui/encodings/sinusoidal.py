@@ -263,6 +263,11 @@ def block_mean_table(
     themselves (float32's own rounding, ~1e-7).
     """
     layout = check_choice("layout", layout, LAYOUTS)
+    lowest, end = int(col_starts.min()), int((col_starts + col_counts).max())
+    if lowest < 0 or end > d_model:  # torch's own error names neither
+        raise ValueError(
+            f"column runs must lie within the d_model = {d_model} channels, got {lowest} … {end}"
+        )
     if int(col_counts.max()) == 1:  # one channel per column: the row means themselves
         channels = col_starts.tolist()
         return mean_table(
