@@ -114,3 +114,17 @@ def test_tick_values_are_pyqtgraph_s_own(qtbot, log, scale):
             assert tick_values(axis, low, high, size) == theirs, (low, high, size)
             compared += sum(len(values) for _, values in theirs)
     assert compared > 500  # many values compared, not empty levels
+
+
+@pytest.mark.parametrize(
+    ("values", "labels"),
+    [
+        ([0.0, 250_000.0, 1_050_000.0], ["0", "250k", "1.05M"]),
+        ([2e13, 4e13, 6e13], ["20T", "40T", "60T"]),  # dynamic NTK's base at θ 10¹² ("6e+04G")
+        ([0.0, 2.5e17, 6.02e23], ["0", "2.5×10¹⁷", "6.02×10²³"]),
+    ],
+)
+def test_large_tick_values_read_as_a_person_writes_them(qapp, values, labels):
+    from posenc_gui.views.axes import CompactAxis
+
+    assert CompactAxis("left").tickStrings(values, 1.0, values[1] - values[0]) == labels

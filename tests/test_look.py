@@ -52,6 +52,21 @@ def test_dark_theme_draws_light_lines_on_a_dark_background(open_look, qtbot):
     assert window.palette().window().color().lightnessF() < 0.3  # widgets follow the theme
 
 
+@pytest.mark.parametrize(("theme", "grey"), [("light", 200), ("dark", 80)])
+def test_cells_with_no_value_are_a_grey_near_the_background(open_look, qtbot, theme, grey):
+    """ALiBi's masked future keys: light grey on white, dark grey on the dark background (a
+    light triangle glared out of the dark theme)."""
+    from posenc_gui.views import HeatmapView
+
+    open_look(theme=theme)  # the look views are drawn in
+    view = HeatmapView("t", "x", "y", "v")
+    qtbot.addWidget(view)
+    view.set_data(np.array([[1.0, np.nan], [2.0, 3.0]]))
+    masked = view.mask.image
+    assert view.mask.isVisible() and tuple(masked[0, 1]) == (grey, grey, grey, 255)
+    assert masked[0, 0, 3] == 0  # cells with a value: not covered
+
+
 def test_light_theme_is_the_default(window):
     view = window.tab("absolute").wave_view
     assert view.grab().toImage().pixelColor(3, 3).lightnessF() > 0.9

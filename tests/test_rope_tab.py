@@ -156,13 +156,21 @@ def test_precision_views_follow_the_dtype(window, drive, tab):
     tab.ready_view("error")
     drive(window, lambda: tab.dtype.setCurrentText("float64"), channel="rope")
     assert np.all(tab.error_view.image.image == np.float32(np.log10(ERROR_FLOOR)))
+    assert [len(curve.x) for curve in tab.error_curve_view.drawn_curves()] == [0]  # and why:
+    assert "float64 holds every angle shown exactly: no error to draw" in tab.message.text()
     drive(window, lambda: tab.dtype.setCurrentText("bfloat16"), channel="rope")
     expected, _ = rope.precision_error(torch.arange(64), rope.inv_freq(128), torch.bfloat16)
     np.testing.assert_allclose(
         tab.error_view.image.image, np.log10(np.maximum(expected.numpy(), ERROR_FLOOR)), rtol=1e-5
     )
-    _, worst = data(tab.error_curve_view.curve_items[0])
-    np.testing.assert_allclose(worst, np.maximum(expected.amax(1).numpy(), ERROR_FLOOR))
+    # the log axis holds the errors there are: an exact position (m = 0) is left out, not
+    # drawn at ERROR_FLOOR (the axis then spanned 14 empty decades)
+    positions, worst = data(tab.error_curve_view.curve_items[0])
+    largest = expected.amax(1).numpy()
+    assert largest[0] == 0 and positions[0] > 0
+    np.testing.assert_array_equal(positions, np.flatnonzero(largest > 0))
+    np.testing.assert_allclose(worst, largest[largest > 0])
+    assert tab.error_curve_view.plot.vb.viewRange()[1][0] > np.log10(largest[largest > 0].min()) - 1
 
 
 def test_play_behind_another_page_computes_nothing_and_keeps_its_notes(window, drive, qtbot):

@@ -216,8 +216,16 @@ def apart(texts: list[tuple[QRectF, Any, str]]) -> list[tuple[QRectF, Any, str]]
     return kept
 
 
+SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
 def _compact(value: float) -> str:
-    for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+    """A tick label of a large value: 250k, 1.05M, 60T; from 10¹⁵ on 6×10¹⁵ (Python's 6e+15,
+    or a suffix past T, reads as a typo on a slide)."""
+    if abs(value) >= 1e15:
+        mantissa, exponent = f"{value:.3g}".split("e")
+        return f"{mantissa}×10{str(int(exponent)).translate(SUPERSCRIPT)}"
+    for limit, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
         if abs(value) >= limit:
             return f"{value / limit:.3g}{suffix}"
     return f"{value:g}"

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsGridLayout, QGraphicsWidget, QSizePolicy
 
 from posenc_gui.encodings.window import Window
@@ -16,7 +17,6 @@ from posenc_gui.views.style import CYCLIC, DIVERGING, SEQUENTIAL, colormap, curr
 from posenc_gui.views.unchanged import same_input
 from posenc_gui.views.viewport import Viewport
 
-MASK_RGBA = np.array([200, 200, 200, 255])
 LABEL_ROW_PX = 16  # a left tick label's height (times the look's scale): fewer rows labelled
 ROOM_FOR_ROWS = 8  # labelled rows a view keeps room for (more: every n-th is labelled)
 
@@ -150,7 +150,8 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         masked = np.isnan(values)
         self.mask.setVisible(bool(masked.any()))
         if masked.any():
-            self.mask.setImage(np.where(masked[..., None], MASK_RGBA, 0).astype(np.uint8))
+            grey = np.array(QColor(current_look().no_value).getRgb())
+            self.mask.setImage(np.where(masked[..., None], grey, 0).astype(np.uint8))
         if levels != self._levels:  # set only when they change: each set re-lays the bar out
             self._levels = levels
             self.colorbar.setLevels(levels)

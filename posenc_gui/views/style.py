@@ -29,9 +29,9 @@ COLORMAPS = {
 }
 # Colormap roles: a heatmap asks for a role, the look says which map plays it.
 SEQUENTIAL, DIVERGING, CYCLIC = "sequential", "diverging", "cyclic"
-_COLOURS = {  # background, foreground, muted lines, legend background, error text
-    "light": ("#ffffff", "#000000", "#999999", (255, 255, 255, 210), "#b00020"),
-    "dark": ("#1e1e1e", "#e6e6e6", "#777777", (30, 30, 30, 210), "#ff8a80"),
+_COLOURS = {  # background, foreground, muted lines, legend background, error text, no value
+    "light": ("#ffffff", "#000000", "#999999", (255, 255, 255, 210), "#b00020", "#c8c8c8"),
+    "dark": ("#1e1e1e", "#e6e6e6", "#777777", (30, 30, 30, 210), "#ff8a80", "#505050"),
 }
 
 
@@ -90,6 +90,11 @@ class Look:
     @property
     def error_colour(self) -> str:
         return _COLOURS[self.theme][4]
+
+    @property
+    def no_value(self) -> str:
+        """A heatmap cell with no value (a masked future key): a grey near the background."""
+        return _COLOURS[self.theme][5]
 
     def with_changes(self, **changes: Any) -> Look:
         return replace(self, **changes)

@@ -1456,6 +1456,10 @@
       <translation>精度视图：超过 {0:,} 个位置时，每个像素显示其首个位置的误差（舍入误差没有闭式均值）</translation>
     </message>
     <message>
+      <source>{0} holds every angle shown exactly: no error to draw</source>
+      <translation>{0} 能精确表示所显示的每个角度：没有误差可画</translation>
+    </message>
+    <message>
       <source>{0} cannot hold {1} of the positions (above {2:g} for float16): they are left out of the precision views</source>
       <translation>{0} 无法表示其中 {1} 个位置（float16 超过 {2:g}）：精度视图中已略去</translation>
     </message>

@@ -165,17 +165,21 @@ def draw_precision(tab: RopeTab, frame: RopeFrame, page: PrecisionPage) -> list[
                 "form mean)"
             ).format(EXACT_ERROR_POSITIONS)
         )
-    finite = np.isfinite(page.error_by_position)
+    # an exact position (m = 0 always) has no place on the log axis: drawn at ERROR_FLOOR it
+    # stretched the axis over 14 empty decades and pressed the errors against its top
+    inexact = np.isfinite(page.error_by_position) & (page.error_by_position > 0)
     tab.error_curve_view.set_curves(
         [
             Curve(
                 tr("{0}: max |⁠cos error|{1}").format(p.dtype, sampled),
-                page.error_x[finite],
-                np.maximum(page.error_by_position[finite], ERROR_FLOOR),
+                page.error_x[inexact],
+                page.error_by_position[inexact],
             )
         ],
         x_extent=(0, p.seq_len),
     )
+    if not inexact.any():
+        notes.append(tr("{0} holds every angle shown exactly: no error to draw").format(p.dtype))
     if page.unrepresentable:
         notes.append(
             tr(
