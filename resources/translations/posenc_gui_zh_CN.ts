@@ -1548,10 +1548,6 @@
       <translation>对半布局通道 j</translation>
     </message>
     <message>
-      <source>interleaved channel P[j]</source>
-      <translation>交错布局通道 P[j]</translation>
-    </message>
-    <message>
       <source>(g) log₁₀ |⁠cos − cos₆₄⁠|</source>
       <translation>(g) log₁₀ |⁠cos − cos₆₄⁠|</translation>
     </message>

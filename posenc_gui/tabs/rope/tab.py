@@ -174,7 +174,7 @@ class RopeTab(Tab):
         self.permutation_view = CurvesView(
             tr("(f) Permutation P: half channel j holds interleaved channel P[j]"),
             tr("half-layout channel j"),
-            tr("interleaved channel P[j]"),
+            "P[j]",  # the title says what it holds: a low plot's axis has room for this only
         )
         # a no-break space and word joiners: a title wrapped to a narrow view never breaks
         # inside |cos − cos₆₄|
