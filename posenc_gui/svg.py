@@ -242,6 +242,11 @@ def portable(svg: bytes) -> bytes:
     Raises ``xml.etree.ElementTree.ParseError`` when ``svg`` is not well-formed XML.
     """
     root = ET.fromstring(svg)
+    box = root.get("viewBox")
+    if box is not None:  # its size in pixels, as its PNG: in mm (Qt's) 1280 px came out 1281
+        width, height = box.split()[2:]
+        root.set("width", width)
+        root.set("height", height)
     for group, matrix in list(_groups(root)):
         _flatten(group, matrix)
         _sharpen(group, matrix)

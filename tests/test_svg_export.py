@@ -108,6 +108,17 @@ def ink(image: QImage) -> np.ndarray:
     return blocks_of(image, 1).mean(axis=-1) < 128
 
 
+def test_an_svg_is_as_many_pixels_as_its_png_in_any_renderer(window, tmp_path):
+    """Its size in pixels (Qt writes millimetres: 1280 px came out 1281 in librsvg)."""
+    drawn = export_view(window.tab("absolute").table_view, tmp_path / "t.svg", size=(1280, 720))
+    root = ET.parse(drawn).getroot()
+    assert (root.get("width"), root.get("height")) == ("1280", "720")
+    out = tmp_path / "t.png"
+    subprocess.run([rsvg_convert(), "-o", str(out), str(drawn)], check=True, timeout=60)
+    rendered = QImage(str(out))
+    assert (rendered.width(), rendered.height()) == (1280, 720)
+
+
 def test_chinese_text_draws_outside_qt_without_a_chinese_font(qapp, tmp_path):
     from posenc_gui.app import CJK_FALLBACK, install_fonts
 
