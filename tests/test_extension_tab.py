@@ -402,6 +402,8 @@ def test_a_rotary_dim_of_two_draws_every_page_but_the_ntk_curve_and_says_why(win
     tab.ready_view("dynamic")
     assert len(tab.frame.ratio) == 1 and len(tab.frame.dynamic.lengths) == 0
     assert "dynamic NTK needs a rotary dim of at least 4" in tab.message.text()
+    title = tab.figures.dynamic_view.plot.titleLabel.text  # the empty figure says why
+    assert title.endswith(" · none: it needs a rotary dim of at least 4")
     with pytest.raises(ValueError, match="NTK scaling needs a rotary dim of at least 4"):
         tab.scaling().with_changes(method="dynamic")
 

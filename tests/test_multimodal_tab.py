@@ -59,6 +59,14 @@ def test_interleaved_axes_by_default_as_qwen3_vl_assigns_them(tab):
     np.testing.assert_allclose(y, 10000.0 ** (-2 * x / 128), rtol=1e-12)
 
 
+def test_pair_indices_are_ticked_at_whole_numbers_even_for_one_pair(window, drive, tab):
+    from tests.text_boxes import drawn_tick_labels
+
+    drive(window, lambda: window.parameters.head_dim.setValue(2), channel=CHANNEL)
+    labels = drawn_tick_labels(tab.figures.axis_view.plot.getAxis("bottom"))
+    assert labels == ["0"]  # one pair: not −0.5, −0.4, … 0.5
+
+
 def test_sections_put_consecutive_pairs_on_each_axis(window, drive, tab):
     drive(window, lambda: tab.scheme.setCurrentIndex(tab.scheme.findData("sections")), CHANNEL)
     set_controls(window, drive, tab, section="16, 24, 24")

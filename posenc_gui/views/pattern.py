@@ -59,7 +59,7 @@ class PatternView(CurvesView):
             [
                 Curve(
                     row.label,
-                    np.asarray(row.positions, dtype=float),
+                    np.asarray(row.positions, dtype=np.int64),  # indices: ticks at whole ones
                     np.full(len(row.positions), float(index)),
                     scatter=True,
                     color=row.color,

@@ -600,6 +600,10 @@
       <translation>不旋转</translation>
     </message>
     <message>
+      <source>(f) Dynamic NTK: base against sequence length</source>
+      <translation>(f) 动态 NTK：底数随序列长度变化</translation>
+    </message>
+    <message>
       <source>(a) Wavelength per pair</source>
       <translation>(a) 每对通道的波长</translation>
     </message>
@@ -640,16 +644,16 @@
       <translation>最大角度（弧度）</translation>
     </message>
     <message>
-      <source>(f) Dynamic NTK: base against sequence length</source>
-      <translation>(f) 动态 NTK：底数随序列长度变化</translation>
-    </message>
-    <message>
       <source>sequence length</source>
       <translation>序列长度</translation>
     </message>
     <message>
       <source>effective base</source>
       <translation>等效底数</translation>
+    </message>
+    <message>
+      <source> · none: it needs a rotary dim of at least 4</source>
+      <translation> · 无：旋转维度至少需要 4</translation>
     </message>
     <message>
       <source>attention factor (mscale) {0:.4f} · effective base {1:,.6g} · pairs kept {2}, blended {3}, interpolated {4}{6} · {5} pairs see angles never seen in training</source>

@@ -9,6 +9,7 @@ from posenc_gui.encodings.rope_scaling import BLENDED, INTERPOLATED, KEPT, STILL
 from posenc_gui.i18n import N_, tr
 from posenc_gui.tabs.extension.compute import DecayPage, DynamicPage, ExtensionFrame
 from posenc_gui.views import Curve, CurvesView, Line, Span
+from posenc_gui.views.style import set_title
 
 # palette: green, orange, blue, and the text colour for pairs that never turn
 REGION_COLOURS = {KEPT: 3, BLENDED: 5, INTERPOLATED: 1, STILL: 0}
@@ -177,6 +178,10 @@ class ExtensionFigures:
             ],
             lines=[Line(s.max_position_embeddings, "L0", color=0)],
         )
+        title = tr("(f) Dynamic NTK: base against sequence length")
+        if not len(dynamic.lengths):  # the figure says why it is empty (an export too)
+            title += tr(" · none: it needs a rotary dim of at least 4")
+        set_title(self.dynamic_view.plot, title)
 
 
 def readout_text(frame: ExtensionFrame) -> str:
