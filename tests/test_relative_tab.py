@@ -282,3 +282,20 @@ def test_the_scheme_box_agrees_with_the_page_in_front(window, drive, tab):
     assert tab.current_page() == "scores"  # the score formula with T5's bias
     tab.show_page("distances")
     assert tab.scheme.currentData() == "shaw"
+
+
+def test_a_pooled_heatmap_says_in_its_title_what_a_cell_averages(window, drive, tab):
+    def titles() -> list[str]:
+        return [view.plot.titleLabel.text for view in (tab.distance_view, tab.table_view)]
+
+    assert not any("a cell: the mean of" in title for title in titles())  # 64: a cell each
+    drive(window, lambda: window.parameters.seq_len.setValue(200_000), channel="relative")
+    rows, cols = tab.distance_view.cell_span()
+    assert rows > 1 and cols > 1
+    assert titles()[0].endswith(f" · a cell: the mean of {rows:,} positions × {cols:,} positions")
+    rows, cols = tab.table_view.cell_span()  # 128 dimensions: a column each
+    assert cols == 1 and titles()[1].endswith(f" · a cell: the mean of {rows:,} positions")
+    show_page(tab, "alibi")
+    rows, cols = tab.alibi_view.cell_span()
+    title = tab.alibi_view.plot.titleLabel.text
+    assert title.endswith(f" · a cell: the mean of {rows:,} positions × {cols:,} positions")

@@ -368,6 +368,14 @@
       <translation>底数 θ（对数刻度）</translation>
     </message>
     <message>
+      <source> · a cell: the mean of {0} positions × {1} {2}</source>
+      <translation> · 每格：{0} 个位置 × {1} 个{2}的均值</translation>
+    </message>
+    <message>
+      <source> · a cell: the mean of {0} positions</source>
+      <translation> · 每格：{0} 个位置的均值</translation>
+    </message>
+    <message>
       <source>Last session not restored: {reason}</source>
       <translation>未恢复上次会话：{reason}</translation>
     </message>
@@ -472,10 +480,6 @@
       <translation>距离 k</translation>
     </message>
     <message>
-      <source> · a cell: the mean of {0} positions × {1} {2}</source>
-      <translation> · 每格：{0} 个位置 × {1} 个{2}的均值</translation>
-    </message>
-    <message>
       <source>layout</source>
       <translation>布局</translation>
     </message>
@@ -514,10 +518,6 @@
     <message>
       <source> · a pixel: the mean of {0} distances</source>
       <translation> · 每像素：{0} 个距离的均值</translation>
-    </message>
-    <message>
-      <source> · a cell: the mean of {0} positions</source>
-      <translation> · 每格：{0} 个位置的均值</translation>
     </message>
     <message>
       <source>dimensions must be in [0, {0}]; others are skipped</source>
@@ -1328,6 +1328,18 @@
       <translation>对称</translation>
     </message>
     <message>
+      <source>(a) Relative distance j − i{0}</source>
+      <translation>(a) 相对距离 j − i{0}</translation>
+    </message>
+    <message>
+      <source>(b) Sinusoidal relative table R[{0}, j, :]</source>
+      <translation>(b) 正弦相对编码表 R[{0}, j, :]</translation>
+    </message>
+    <message>
+      <source>(d) ALiBi head {0}, {1}</source>
+      <translation>(d) ALiBi 头 {0}，{1}</translation>
+    </message>
+    <message>
       <source>Shaw clip k</source>
       <translation>Shaw 截断 k</translation>
     </message>
@@ -1346,18 +1358,6 @@
     <message>
       <source>, clipped to ±{0}</source>
       <translation>，截断到 ±{0}</translation>
-    </message>
-    <message>
-      <source>(a) Relative distance j − i{0}</source>
-      <translation>(a) 相对距离 j − i{0}</translation>
-    </message>
-    <message>
-      <source>(b) Sinusoidal relative table R[{0}, j, :]</source>
-      <translation>(b) 正弦相对编码表 R[{0}, j, :]</translation>
-    </message>
-    <message>
-      <source>(d) ALiBi head {0}, {1}</source>
-      <translation>(d) ALiBi 头 {0}，{1}</translation>
     </message>
     <message>
       <source>(e) Bias: {0}</source>

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
 from posenc_gui.choices import SEQ_LEN_RANGE, format_number
 from posenc_gui.controls import IntControl, index_list, parse_indices
 from posenc_gui.i18n import N_, tr
+from posenc_gui.pooled import pooled_note
 from posenc_gui.presets import Preset
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.absolute import SPEC
@@ -245,12 +246,3 @@ class AbsoluteTab(Tab):
                 format_number(frame.offset_per_pixel)
             )
         set_title(self.offset_view.plot, title)
-
-
-def pooled_note(rows: int, cols: int, columns_name: str) -> str:
-    """A title's note of how much a cell averages, once it averages more than one value."""
-    if cols == 1:
-        return tr(" · a cell: the mean of {0} positions").format(format_number(rows)) * (rows > 1)
-    return tr(" · a cell: the mean of {0} positions × {1} {2}").format(
-        format_number(rows), format_number(cols), columns_name
-    )

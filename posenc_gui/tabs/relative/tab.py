@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox, QWidget
 from posenc_gui.controls import IntControl
 from posenc_gui.encodings import relative
 from posenc_gui.i18n import N_, tr
+from posenc_gui.pooled import pooled_note
 from posenc_gui.presets import Preset
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.relative import SPEC
@@ -329,13 +330,16 @@ class RelativeTab(Tab):
     def _draw_distances(self, p: RelativeParams, frame: DistancesPage) -> None:
         square = (p.seq_len, p.seq_len)
         clip = tr(", clipped to ±{0}").format(p.max_relative_position) if p.scheme == "shaw" else ""
-        set_title(self.distance_view.plot, tr("(a) Relative distance j − i{0}").format(clip))
         _show(self.distance_view, frame.distances, square)
+        title = tr("(a) Relative distance j − i{0}").format(clip)
+        positions = tr("positions")
         set_title(
-            self.table_view.plot,
-            tr("(b) Sinusoidal relative table R[{0}, j, :]").format(p.query_position),
+            self.distance_view.plot, title + pooled_note(*self.distance_view.cell_span(), positions)
         )
         _show(self.table_view, frame.relative_table, (p.d_model, p.seq_len), levels=(-1.0, 1.0))
+        title = tr("(b) Sinusoidal relative table R[{0}, j, :]").format(p.query_position)
+        columns = tr("dimensions")
+        set_title(self.table_view.plot, title + pooled_note(*self.table_view.cell_span(), columns))
 
     def _draw_t5(self, p: RelativeParams, frame: T5Page) -> None:
         square = (p.seq_len, p.seq_len)
@@ -356,8 +360,10 @@ class RelativeTab(Tab):
         heads = np.arange(1, p.n_heads + 1)
         self.slope_view.set_curves([Curve("mₕ", heads, frame.slopes, scatter=True)])
         kind = tr("causal") if p.causal else tr("symmetric")
-        set_title(self.alibi_view.plot, tr("(d) ALiBi head {0}, {1}").format(p.head, kind))
         _show(self.alibi_view, frame.alibi_matrix, square)
+        title = tr("(d) ALiBi head {0}, {1}").format(p.head, kind)
+        pooled = pooled_note(*self.alibi_view.cell_span(), tr("positions"))
+        set_title(self.alibi_view.plot, title + pooled)
         self.alibi_curve_view.set_curves(
             [
                 Curve(
