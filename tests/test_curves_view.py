@@ -758,6 +758,25 @@ def test_items_made_ahead_in_idle_time_leave_a_frame_of_more_curves_none_to_make
     np.testing.assert_array_equal(view.curve_items[11].getOriginalDataset()[1], -x * 12)
 
 
+def test_a_side_axis_asks_for_its_label_s_length_so_a_short_view_grows_to_hold_it(qtbot):
+    """A strip of a view in presentation mode cut its y label to "θᵢ (…": it is laid out at
+    least as tall as its label, and its page scrolls where it must."""
+    from PySide6.QtGui import QTextDocument
+
+    from posenc_gui.views.deferred import settle
+
+    view = shown_view(qtbot, 600, 140)
+    label = "similarity of every query with every key, at every distance"
+    view.plot.setLabel("left", label)
+    settle([view])  # as a frame does
+    axis = view.plot.getAxis("left")
+    assert view.minimumHeight() > axis.minimumHeight() > 140
+    qtbot.waitUntil(lambda: axis.height() >= axis.minimumHeight())
+    document = QTextDocument()
+    document.setHtml(axis.labelString())
+    assert document.toPlainText() == label and axis.toolTip() == ""
+
+
 def test_an_axis_label_too_long_for_its_axis_is_elided_or_left_out(qtbot):
     """Shortened with "…" where part of it fits; left out where only "…" would (a strip a
     few rows high), never a lone "…"; the whole label is the axis's tooltip either way."""
@@ -773,6 +792,7 @@ def test_an_axis_label_too_long_for_its_axis_is_elided_or_left_out(qtbot):
     ellipsis = QFontMetricsF(font).horizontalAdvance("…")
 
     def shown(length: float) -> str:
+        axis.setMinimumHeight(0)  # where a layout cannot give the axis its label's length
         axis.setGeometry(QRectF(0, 0, 40, length))  # a left axis: its length is its height
         document = QTextDocument()
         document.setHtml(axis.labelString())

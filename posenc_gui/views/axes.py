@@ -175,17 +175,29 @@ class CompactAxis(pg.AxisItem):
         style = ";".join(f"{key}: {value}" for key, value in self.labelStyle.items())
         return f"<span style='{style}'>{self._fitted_label()}</span>"
 
-    def _fitted_label(self) -> str:
-        length = self.width() if self.orientation in ("top", "bottom") else self.height()
-        if length <= 0:
-            return self.labelText
+    def _label_metrics(self) -> QFontMetricsF:
         font = tick_font()
         points = str(self.labelStyle.get("font-size", "")).removesuffix("pt")
         if points:
             font.setPointSizeF(float(points))
-        metrics = QFontMetricsF(font)
+        return QFontMetricsF(font)
+
+    def _updateWidth(self) -> None:
+        """pyqtgraph's width for the tick labels, and a side axis never shorter than its label:
+        its view grows (a page scrolls) rather than cut the label short (a slide has no
+        tooltip)."""
+        super()._updateWidth()
+        if self.labelText and self.label.isVisible():
+            need = math.ceil(self._label_metrics().horizontalAdvance(self.labelText)) + 12
+            if self.minimumHeight() != need:
+                self.setMinimumHeight(need)
+
+    def _fitted_label(self) -> str:
+        length = self.width() if self.orientation in ("top", "bottom") else self.height()
+        if length <= 0:
+            return self.labelText
         room = length - 12  # the label's text frame
-        fitted = metrics.elidedText(self.labelText, Qt.TextElideMode.ElideRight, room)
+        fitted = self._label_metrics().elidedText(self.labelText, Qt.TextElideMode.ElideRight, room)
         self.setToolTip(self.labelText if fitted != self.labelText else "")
         # a lone "…" names nothing (a strip two rows high): no label, the tooltip has it all
         return "" if fitted == "…" else fitted
