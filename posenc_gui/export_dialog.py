@@ -88,14 +88,15 @@ class ExportDialog(QDialog):
 
     @contextmanager
     def _page_kept(self) -> Iterator[None]:
-        """The page in front stays in front: a view of another page is brought forward to be
-        drawn, and its page goes behind again."""
-        page = self.tab.current_page()
+        """The page in front stays in front, with the settings it had: a view of another page
+        is brought forward to be drawn, and its page goes behind again (a page may bring
+        settings with it: the Relative tab's T5 page, its scheme)."""
+        state = self.tab.state()
         try:
             yield
         finally:
-            if page is not None and self.tab.current_page() != page:
-                self.tab.show_page(page)
+            if self.tab.state() != state:
+                self.tab.set_state(state)
 
     def copy(self) -> None:
         """Put the chosen view's image on the clipboard and say so (a refusal in a dialog)."""

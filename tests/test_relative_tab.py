@@ -299,3 +299,17 @@ def test_a_pooled_heatmap_says_in_its_title_what_a_cell_averages(window, drive, 
     rows, cols = tab.alibi_view.cell_span()
     title = tab.alibi_view.plot.titleLabel.text
     assert title.endswith(f" · a cell: the mean of {rows:,} positions × {cols:,} positions")
+
+
+def test_exporting_a_view_of_another_page_keeps_the_page_and_the_scheme(window, drive, tab):
+    """The T5 page selects the T5 scheme when it comes to the front: brought there only to
+    draw a view for the export dialog, it leaves the score formula's scheme as it was."""
+    from posenc_gui.export_dialog import ExportDialog
+
+    set_scheme(window, drive, tab, "alibi")
+    show_page(tab, "scores")
+    dialog = ExportDialog(tab)
+    dialog.view.setCurrentIndex(dialog.view.findData("bucket"))  # on the T5 page
+    with dialog._page_kept():
+        assert dialog.chosen_view() is tab.bucket_view and tab.scheme.currentData() == "t5"
+    assert (tab.current_page(), tab.scheme.currentData()) == ("scores", "alibi")
