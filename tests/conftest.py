@@ -12,6 +12,7 @@ os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="posenc-gui-tests-")
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -87,17 +88,46 @@ def run_main() -> Callable[..., subprocess.CompletedProcess]:
     return run
 
 
-@pytest.fixture
-def light_look():
-    """Views built in the app's default look (pyqtgraph's colours too), restored after."""
+@contextmanager
+def _look_kept() -> Iterator[None]:
+    """The look views are built in (pyqtgraph's colours too) and the application's font and
+    palette (a window's look sets them: ``app.apply_palette``) as they were, afterwards."""
     import pyqtgraph as pg
+    from PySide6.QtWidgets import QApplication
 
-    from posenc_gui.views.style import Look, current_look, set_look
+    from posenc_gui.views.style import current_look, set_look
 
     before = current_look()
     names = ("background", "foreground", "antialias", "imageAxisOrder")  # those set_look sets
     options = {name: pg.getConfigOption(name) for name in names}
-    set_look(Look())
-    yield
-    set_look(before)
-    pg.setConfigOptions(**options)
+    app = QApplication.instance()
+    font, palette = (app.font(), app.palette()) if isinstance(app, QApplication) else (None, None)
+    try:
+        yield
+    finally:
+        set_look(before)
+        pg.setConfigOptions(**options)
+        app = QApplication.instance()
+        if isinstance(app, QApplication) and font is not None and palette is not None:
+            if app.font() != font:
+                app.setFont(font)
+            if app.palette() != palette:
+                app.setPalette(palette)
+
+
+@pytest.fixture(autouse=True)
+def _each_test_keeps_the_look() -> Iterator[None]:
+    """A window built in another look (presentation, dark) makes it the look of every view
+    built after it: views of the next test in the same process were built in it."""
+    with _look_kept():
+        yield
+
+
+@pytest.fixture
+def light_look():
+    """Views built in the app's default look (pyqtgraph's colours too), restored after."""
+    from posenc_gui.views.style import Look, set_look
+
+    with _look_kept():
+        set_look(Look())
+        yield
