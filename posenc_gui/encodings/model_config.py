@@ -64,6 +64,12 @@ class ModelRope:
         return (full or with_rope)[0]
 
     @property
+    def paths(self) -> dict[str, str]:
+        """Each key read as the file names it, by its last part: ``factor`` →
+        ``rope_scaling.factor`` (or ``text_config.rope_scaling.factor``)."""
+        return {path.rsplit(".", 1)[-1]: path for path, _ in self.used}
+
+    @property
     def primary(self) -> RopeScaling:
         """The RoPE of ``primary_layer``."""
         return self.primary_layer.scaling  # type: ignore[return-value]

@@ -212,7 +212,6 @@ def patch_scores(
 def mrope_settings(model: ModelRope) -> tuple[tuple[int, ...], bool] | None:
     """``(mrope_section, interleaved)`` that a model's config.json sets (Qwen2-VL, Qwen2.5-VL:
     sections; Qwen3-VL: ``mrope_interleaved``), or None for a model without M-RoPE."""
-    paths = {key.rsplit(".", 1)[-1]: key for key, _ in model.used}  # by the last part
     read = {key.rsplit(".", 1)[-1]: value for key, value in model.used}
     section = read.get("mrope_section")
     if section is None:
@@ -220,4 +219,6 @@ def mrope_settings(model: ModelRope) -> tuple[tuple[int, ...], bool] | None:
     try:
         return check_section(section), bool(read.get("mrope_interleaved", False))
     except ValueError as exc:  # named as the file names it: rope_scaling.mrope_section
-        raise ValueError(str(exc).replace("mrope_section", paths["mrope_section"], 1)) from None
+        raise ValueError(
+            str(exc).replace("mrope_section", model.paths["mrope_section"], 1)
+        ) from None

@@ -334,9 +334,7 @@ class ExtensionTab(Tab):
             self.layers.imported.set_model(preset.name, preset.config)
             model = preset.model
             assert model is not None  # a preset with RoPE
-            # each parameter as the file names it: rope_scaling.factor, text_config.…
-            keys = {path.rsplit(".", 1)[-1]: path for path, _ in model.used}
-            self.apply_scaling(model.primary, preset.name, keys)
+            self.apply_scaling(model.primary, preset.name, model.paths)
 
     def draw(self, frame: ExtensionFrame) -> None:
         self.figures.draw(frame)
