@@ -23,7 +23,12 @@ from posenc_gui.encodings._checks import (
     check_float_dtype,
     check_int,
 )
-from posenc_gui.encodings.binning import mean_cos_sin, sin_extremes, weighted_mean_cos_sin
+from posenc_gui.encodings.binning import (
+    mean_cos_of_differences,
+    mean_cos_sin,
+    sin_extremes,
+    weighted_mean_cos_sin,
+)
 
 LAYOUTS = ("interleaved", "concat")
 Array = TypeVar("Array", torch.Tensor, np.ndarray)
@@ -312,28 +317,20 @@ def mean_similarity_matrix(
     Row runs ``starts`` / ``counts``, column runs ``columns = (starts, counts)`` (default: the
     row runs). ``mean_{p∈P, q∈Q} Σ_i cos((q-p) ω_i) = Σ_i Re(A_Q(ω_i) · conj(A_P(ω_i)))`` with
     ``A`` the mean phasor of a run, so no ``seq_len × seq_len`` matrix is ever formed. Where
-    every row and column is one position (consecutive), the matrix is Toeplitz and is read off
-    ``closed_form_similarity`` in float64, then rounded to ``dtype``.
+    rows and columns are pixels of one to a few positions, each cell is read off a float64 sum
+    per run-length pair and centre difference (``binning.mean_cos_of_differences``; Toeplitz
+    where every run is one position), then rounded to ``dtype``.
     """
-    col_starts, col_counts = (starts, counts) if columns is None else columns
-    if _single_positions(starts, counts) and _single_positions(col_starts, col_counts):
-        # A pixel per position: S[i, j] = Σ cos((q_j − p_i) ω) depends on j − i alone, so the
-        # matrix is read off the closed form at its R + C − 1 offsets (a Toeplitz matrix):
-        # float64 sums, (R + C)·F work instead of R·C·F.
-        n_rows, n_cols = len(starts), len(col_starts)
-        nearest = col_starts[0] - starts[-1]  # q_0 − p_{R−1}, the matrix's lower-left corner
-        offsets = nearest + torch.arange(n_rows + n_cols - 1, device=starts.device)
-        by_offset = closed_form_similarity(offsets, d_model, base, cosine=cosine)
-        # U[i', j] = by_offset[i' + j] is the matrix with its rows reversed
-        return by_offset.as_strided((n_rows, n_cols), (1, 1)).flip(0).to(dtype)
+    columns = (starts, counts) if columns is None else columns
     omega = frequencies(d_model, base).to(starts.device)
+    # Pixels of one to a few positions: a sum per run-length pair and centre difference
+    # (float64, (R + C)·F work instead of R·C·F), read off for each cell
+    on_grid = mean_cos_of_differences((starts, counts), columns, omega, dtype=dtype)
+    if on_grid is not None:
+        return as_cosine(on_grid, d_model) if cosine else on_grid
+    col_starts, col_counts = columns
     rows = torch.cat(mean_cos_sin(starts, counts, omega, dtype=dtype), 1)  # [R, 2F] @ [2F, C]
     same = torch.equal(col_starts, starts) and torch.equal(col_counts, counts)  # a square view
     cols = rows if same else torch.cat(mean_cos_sin(col_starts, col_counts, omega, dtype=dtype), 1)
     sim = rows @ cols.T
     return as_cosine(sim, d_model) if cosine else sim
-
-
-def _single_positions(starts: torch.Tensor, counts: torch.Tensor) -> bool:
-    """Whether the runs are the consecutive single positions ``a, a+1, …``."""
-    return bool((counts == 1).all()) and bool((torch.diff(starts) == 1).all())
