@@ -77,6 +77,8 @@ def test_half_integer_offsets_are_summed_directly():
     [
         (Window(0, 100, 40, log=False), Window(50, 120, 35, log=False)),  # 2 and 3, 2 and 3
         (Window(0, 64, 64, log=False), Window(-40, 60, 33, log=False)),  # 1, and 3 and 4
+        (Window(0, 100, 50, log=False), Window(20, 120, 50, log=False)),  # 2, 2: Toeplitz
+        (Window(0, 64, 64, log=False), Window(0, 64, 64, log=False)),  # 1, 1: Toeplitz
     ],
 )
 def test_mean_cos_of_differences_equals_the_block_means(rows, columns):
