@@ -115,3 +115,16 @@ def test_runs_off_the_grid_are_left_to_the_direct_sums(window):
     # log-spaced runs, runs of over a hundred positions, and fewer runs than GRID_MIN_RUNS
     runs = binning.runs(window)
     assert binning.mean_cos_of_differences(runs, runs, OMEGA) is None
+
+
+def test_kept_runs_and_frequencies_are_each_callers_own():
+    # both are kept between calls: a caller changing its copy must not change the next one's
+    window = Window(0, 100, 40, log=False)
+    starts, counts = binning.runs(window)
+    omega = sinusoidal.frequencies(48, 1e4)
+    starts += 7
+    counts.zero_()
+    omega.mul_(0)
+    again, counts_again = binning.runs(window)
+    assert int(again[0]) == 0 and int(counts_again.sum()) == 100
+    torch.testing.assert_close(sinusoidal.frequencies(48, 1e4), OMEGA, rtol=0, atol=0)
