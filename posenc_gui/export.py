@@ -262,7 +262,7 @@ def export_view(
     ``scale`` multiplies a PNG's resolution; ``size`` (width, height) lays the figure out at
     that size (PNG, SVG; default: as on screen); ``caption`` is drawn under the figure.
     ValueError names the problem (format, scale, size, numbers a format cannot hold, an
-    unwritable destination); on failure no file is left behind.
+    unwritable destination, a view that drew nothing); on failure no file is left behind.
     """
     target = Path(path)
     suffix = target.suffix.lower()
@@ -273,6 +273,8 @@ def export_view(
         )
     _check(scale, size)
     draw_pending(view)
+    if isinstance(view, CurvesView) and view.drew_nothing():  # an empty plot, in any format
+        raise ValueError(f"nothing drawn to export — {view.plot.titleLabel.text}")
     if suffix in (".png", ".svg"):
         _sizes(view, size, caption)  # a caption that leaves no room is refused before writing
     # the numbers are taken first: one a format cannot hold is refused before any file exists

@@ -170,6 +170,17 @@ def test_bad_exports_are_refused_and_leave_nothing(window, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("suffix", [".png", ".svg", ".npz", ".csv"])
+def test_a_view_that_drew_nothing_is_refused_naming_why(window, qtbot, drive, tmp_path, suffix):
+    view = shown(window, qtbot, "extension", "layer_pattern")  # no model: no layers to mark
+    with pytest.raises(ValueError, match=r"nothing drawn to export — .*import a config\.json"):
+        export_view(view, tmp_path / f"layers{suffix}")
+    assert list(tmp_path.iterdir()) == []
+    gemma = next(p for p in window.presets if p.name.startswith("Gemma-3-27B"))
+    drive(window, lambda: window.apply_preset(gemma), "extension")
+    assert export_view(view, tmp_path / f"layers{suffix}").stat().st_size > 0
+
+
 def test_a_figure_larger_than_its_size_is_drawn_whole_and_scaled_down(qtbot, owned):
     """Presentation mode's legend of eight long names needs more height than 800 x 450
     leaves: the figure is laid out larger and drawn scaled down, filling the picture (held at
@@ -295,9 +306,9 @@ def test_svg_is_a_valid_vector_figure_with_the_heatmap_in_it(window, tmp_path):
     assert len(drawn_colours(image)) > 50
 
 
-def test_a_caption_names_the_parameters_under_the_figure(window, tmp_path):
+def test_a_caption_names_the_parameters_under_the_figure(window, qtbot, tmp_path):
     tab = window.tab("rope")
-    view = tab.spectrum_view
+    view = shown(window, qtbot, "rope", "spectrum")
     caption = tab.caption()
     assert caption == "RoPE · seq_len 64 · head_dim 128, θ 10000, interleaved layout, bfloat16"
     plain = QImage(str(export_view(view, tmp_path / "plain.png")))
@@ -384,7 +395,7 @@ def test_the_export_dialog_saves_what_is_chosen(window, tmp_path, monkeypatch):
     assert rope.current_page() == "tables"  # drawn there, then behind again
 
 
-def test_the_export_dialog_offers_sizes_and_refuses_a_bad_one(window, tmp_path, monkeypatch):
+def test_the_export_dialog_offers_sizes_and_refuses_a_bad_one(window, qtbot, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog, QMessageBox
 
     from posenc_gui.export_dialog import ExportDialog
@@ -397,6 +408,7 @@ def test_the_export_dialog_offers_sizes_and_refuses_a_bad_one(window, tmp_path, 
     monkeypatch.setattr(
         QMessageBox, "warning", staticmethod(lambda _parent, _title, text: warnings.append(text))
     )
+    shown(window, qtbot, "rope", "decay")
     dialog = ExportDialog(window.tab("rope"))
     sizes = [dialog.size_choice.itemText(i) for i in range(dialog.size_choice.count())]
     assert sizes[0] == "as on screen" and "1600×900" in sizes and "1920×1080" in sizes

@@ -272,6 +272,11 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             self.plot.enableAutoRange(axis="y")
         self._ahead.start()
 
+    def drew_nothing(self) -> bool:
+        """Whether no curve of the last frame has a point (its title says why: no model's
+        layers to show, no rounding error to plot)."""
+        return not any(len(curve.x) for curve in self._curves)
+
     def drawn_curves(self) -> list[Curve]:
         """The curves drawn, in their order (those drawn together by one item too)."""
         return list(self._curves)
