@@ -172,7 +172,9 @@ def weighted_mean_cos_sin(
     The Dirichlet ratio depends on a run's length alone, so it joins the weights, once per
     length, and the sums over frequencies are matrix products: the ``[B, F]`` work is the phase
     and its cosine (and sine) only. Runs of many lengths (log-spaced) multiply each run's
-    cosine by its own ratio instead; either way the sine is computed only when weighed.
+    cosine by its own ratio instead; either way the sine is computed only when weighed. Many
+    runs of a few positions each, under a few weightings, are summed on the grid of
+    half-integers their centres lie on (``wave_sums``), in float64 whatever ``dtype``.
     """
     for name, weights in (("cos_weights", cos_weights), ("sin_weights", sin_weights)):
         if weights is not None and (weights.ndim == 0 or weights.shape[-1] != len(inv_freq)):

@@ -273,8 +273,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._ahead.start()
 
     def drew_nothing(self) -> bool:
-        """Whether no curve of the last frame has a point (its title says why: no model's
-        layers to show, no rounding error to plot)."""
+        """Whether no curve of the last frame has a point (its title says why)."""
         return not any(len(curve.x) for curve in self._curves)
 
     def drawn_curves(self) -> list[Curve]:
