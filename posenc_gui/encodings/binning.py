@@ -56,13 +56,13 @@ def _run_lengths(
     return torch.sin(n * omega / 2) / (n * torch.sin(omega / 2)), which
 
 
-def _run_phases(
+def _mean_phases(
     starts: torch.Tensor, counts: torch.Tensor, inv_freq: torch.Tensor
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Each run's mean phase ``(a + (n-1)/2)·ω``, float64 ``[B, F]``, and ``_run_lengths``."""
-    ratios, which = _run_lengths(starts, counts, inv_freq)
+) -> torch.Tensor:
+    """Each run's mean phase ``(a + (n-1)/2)·ω``, float64 ``[B, F]`` (runs checked by
+    ``_run_lengths``)."""
     centre = starts.to(torch.float64) + (counts.to(torch.float64) - 1.0) / 2.0
-    return centre[:, None] * inv_freq.to(torch.float64)[None, :], ratios, which
+    return centre[:, None] * inv_freq.to(torch.float64)[None, :]
 
 
 def _phase_as(phase: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
@@ -92,8 +92,8 @@ def mean_cos_sin(
     phase is formed and reduced mod 2π in float64 first, so each value stays within 1e-6 of
     the float64 one at any position (float32's own sin and cos of an angle within ±π).
     """
-    phase, ratios, which = _run_phases(starts, counts, inv_freq)
-    phase = _phase_as(phase, dtype)
+    ratios, which = _run_lengths(starts, counts, inv_freq)
+    phase = _phase_as(_mean_phases(starts, counts, inv_freq), dtype)
     # runs of one length (pixels of one position each): the ratio broadcasts, no gather
     ratio = ratios.to(dtype) if len(ratios) == 1 else ratios.to(dtype).index_select(0, which)
     # in place where it can: a fresh [B, F] array costs a page fault per page on first touch
@@ -202,8 +202,7 @@ def weighted_mean_cos_sin(
             None if sin_weights is None else sin_weights[..., None, :] * ratios,
         )
         return by_length.flatten(-2).index_select(-1, which * size + (doubled - first))
-    phase, ratios, which = _run_phases(starts, counts, inv_freq)
-    phase, ratios = _phase_as(phase, dtype), ratios.to(dtype)
+    phase, ratios = _phase_as(_mean_phases(starts, counts, inv_freq), dtype), ratios.to(dtype)
     # The waves in the phase's place where they can (it is not needed after them): a fresh
     # [B, F] array costs a page fault per page on first touch. The sine only where weighed.
     terms = [(cos_weights.to(dtype), phase.cos_() if sin_weights is None else torch.cos(phase))]
@@ -249,7 +248,7 @@ def mean_cos_of_differences(
     weights = row_ratios[:, None, :] * col_ratios[None, :, :]  # [Lr, Lc, F]
     sums = wave_sums(first, size, inv_freq, weights).flatten().to(dtype)  # [Lr·Lc·size]
     step = _even_step(row_doubled, col_doubled)
-    if len(weights) * len(weights[0]) == 1 and step is not None:
+    if len(row_ratios) == len(col_ratios) == 1 and step is not None:
         # one run length and evenly spaced centres: a Toeplitz matrix, its diagonals read off
         # the sums by strides (with its rows reversed), with no index per cell
         shape = (len(row_doubled), len(col_doubled))

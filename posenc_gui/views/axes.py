@@ -18,6 +18,7 @@ END_ROOM_PX = 10  # room past an axis's ends for its end tick labels (× the loo
 SHRINK_AFTER_MS = 800  # an axis gives back room its labels no longer need once this long quiet
 ROOM_SLACK_PX = 10  # pyqtgraph's own: an axis keeps room a few px wider than its labels need
 FAINTEST_GRID_ALPHA = 3  # of 255: fainter grid lines (about 1 %) are not drawn
+LABEL_FRAME_PX = 12  # what an axis label's text frame takes of its length
 
 
 class CompactAxis(pg.AxisItem):
@@ -188,7 +189,8 @@ class CompactAxis(pg.AxisItem):
         tooltip)."""
         super()._updateWidth()
         if self.labelText and self.label.isVisible():
-            need = math.ceil(self._label_metrics().horizontalAdvance(self.labelText)) + 12
+            text = math.ceil(self._label_metrics().horizontalAdvance(self.labelText))
+            need = text + LABEL_FRAME_PX
             if self.minimumHeight() != need:
                 self.setMinimumHeight(need)
 
@@ -196,7 +198,7 @@ class CompactAxis(pg.AxisItem):
         length = self.width() if self.orientation in ("top", "bottom") else self.height()
         if length <= 0:
             return self.labelText
-        room = length - 12  # the label's text frame
+        room = length - LABEL_FRAME_PX
         fitted = self._label_metrics().elidedText(self.labelText, Qt.TextElideMode.ElideRight, room)
         self.setToolTip(self.labelText if fitted != self.labelText else "")
         # a lone "…" names nothing (a strip two rows high): no label, the tooltip has it all
