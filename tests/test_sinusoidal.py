@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from posenc_gui.encodings import binning, sinusoidal
+from posenc_gui.encodings import binning, run_sums, sinusoidal
 from posenc_gui.encodings.window import Window
 from posenc_gui.tabs.absolute.compute import AbsoluteParams, compute_absolute
 
@@ -276,7 +276,7 @@ def test_step_corners_draw_the_exact_staircase():
 def test_weights_of_another_number_of_frequencies_are_refused():
     runs = binning.bins(12, 3)
     with pytest.raises(ValueError, match=r"cos_weights must end in one weight per frequency \(8\)"):
-        binning.weighted_mean_cos_sin(*runs, sinusoidal.frequencies(16), torch.ones(3, 5))
+        run_sums.weighted_mean_cos_sin(*runs, sinusoidal.frequencies(16), torch.ones(3, 5))
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "concat"])
@@ -358,7 +358,7 @@ def test_weighted_means_equal_the_weighted_sum_of_each_positions_cos_and_sin(log
         return torch.stack([(weights @ wave(p * omega).T).mean(1) for p in positions], dim=1)
 
     cos_part, sin_part = written_out(c, torch.cos), written_out(s, torch.sin)
-    both = binning.weighted_mean_cos_sin(starts, counts, omega, c, s)
+    both = run_sums.weighted_mean_cos_sin(starts, counts, omega, c, s)
     torch.testing.assert_close(both, cos_part + sin_part, rtol=0, atol=1e-12)
-    cos_only = binning.weighted_mean_cos_sin(starts, counts, omega, c)
+    cos_only = run_sums.weighted_mean_cos_sin(starts, counts, omega, c)
     torch.testing.assert_close(cos_only, cos_part, rtol=0, atol=1e-12)

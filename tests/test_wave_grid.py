@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from posenc_gui.encodings import binning, sinusoidal
+from posenc_gui.encodings import binning, run_sums, sinusoidal
 from posenc_gui.encodings.window import Window
 
 OMEGA = sinusoidal.frequencies(48, 1e4)
@@ -23,13 +23,13 @@ def test_wave_sums_equal_the_sums_at_each_half_integer(size, first):
     x = (first + torch.arange(size, dtype=torch.float64)) / 2
     phase = x[:, None] * OMEGA  # [size, F]
     direct = c @ torch.cos(phase).T + s @ torch.sin(phase).T  # [2, 3, size]
-    grid = binning.wave_sums(first, size, OMEGA, c, s)
+    grid = run_sums.wave_sums(first, size, OMEGA, c, s)
     assert grid.shape == (2, 3, size) and grid.dtype == torch.float64
     # either way the phase x·ω is rounded once: a few float64 roundings of the largest phase
     scale = float(c.abs().sum(-1).max() + s.abs().sum())
     tolerance = 8 * 2**-53 * float(phase.abs().max() + 1) * scale
     torch.testing.assert_close(grid, direct, rtol=0, atol=tolerance)
-    cos_only = binning.wave_sums(first, size, OMEGA, c)
+    cos_only = run_sums.wave_sums(first, size, OMEGA, c)
     torch.testing.assert_close(cos_only, c @ torch.cos(phase).T, rtol=0, atol=tolerance)
 
 
@@ -50,23 +50,45 @@ def _written_out(starts, counts, weights, wave) -> torch.Tensor:
 )
 def test_weighted_means_on_the_grid_equal_each_positions_sum(window):
     starts, counts = binning.runs(window)
-    assert binning._doubled_centres(starts, counts) is not None  # the grid's path
+    assert run_sums._doubled_centres(starts, counts) is not None  # the grid's path
     c, s = _weights(2, 3), _weights(2, 3)
     expected = _written_out(starts, counts, c, torch.cos) + _written_out(
         starts, counts, s, torch.sin
     )
-    both = binning.weighted_mean_cos_sin(starts, counts, OMEGA, c, s)
+    both = run_sums.weighted_mean_cos_sin(starts, counts, OMEGA, c, s)
     torch.testing.assert_close(both, expected, rtol=0, atol=1e-11)
     # float starts that are whole numbers (closed_form_similarity's offsets) take it too
-    as_float = binning.weighted_mean_cos_sin(starts.double(), counts, OMEGA, c[0, 0])
+    as_float = run_sums.weighted_mean_cos_sin(starts.double(), counts, OMEGA, c[0, 0])
     torch.testing.assert_close(
         as_float, _written_out(starts, counts, c[0, 0], torch.cos), rtol=0, atol=1e-11
     )
 
 
+@pytest.mark.parametrize(
+    "window",
+    [
+        Window(1, 3000, 40, log=True),  # runs of many lengths: each its own ratio
+        Window(0, 3000, 37, log=False),  # runs of two lengths, too long for the grid
+    ],
+)
+def test_runs_off_the_grid_summed_a_chunk_at_a_time_equal_each_positions_sum(window, monkeypatch):
+    starts, counts = binning.runs(window)
+    assert run_sums._doubled_centres(starts, counts) is None  # the direct path
+    c, s = _weights(2, 3), _weights(2, 3)
+    expected = _written_out(starts, counts, c, torch.cos) + _written_out(
+        starts, counts, s, torch.sin
+    )
+    whole = run_sums.weighted_mean_cos_sin(starts, counts, OMEGA, c, s)
+    # 5 runs × 24 frequencies a chunk: 8 chunks, the last one short
+    monkeypatch.setattr(run_sums, "DIRECT_MAX_CELLS", 5 * len(OMEGA))
+    chunked = run_sums.weighted_mean_cos_sin(starts, counts, OMEGA, c, s)
+    for sums in (whole, chunked):
+        torch.testing.assert_close(sums, expected, rtol=0, atol=1e-11)
+
+
 def test_half_integer_offsets_are_summed_directly():
     offsets = torch.arange(64, dtype=torch.float64) / 2 + 0.25  # not on a grid of half-integers
-    assert binning._doubled_centres(offsets, torch.ones_like(offsets)) is None
+    assert run_sums._doubled_centres(offsets, torch.ones_like(offsets)) is None
     sums = sinusoidal.closed_form_similarity(offsets, 48)
     expected = torch.cos(offsets[:, None] * OMEGA).sum(1)
     torch.testing.assert_close(sums, expected, rtol=0, atol=1e-12)
@@ -99,10 +121,10 @@ def test_mean_cos_of_differences_equals_the_block_means(rows, columns):
         ],
         dtype=torch.float64,
     )
-    exact = binning.mean_cos_of_differences((p0, pn), (q0, qn), OMEGA)
+    exact = run_sums.mean_cos_of_differences((p0, pn), (q0, qn), OMEGA)
     assert exact is not None
     torch.testing.assert_close(exact, blocks, rtol=0, atol=1e-12)
-    fast = binning.mean_cos_of_differences((p0, pn), (q0, qn), OMEGA, dtype=torch.float32)
+    fast = run_sums.mean_cos_of_differences((p0, pn), (q0, qn), OMEGA, dtype=torch.float32)
     assert fast is not None and fast.dtype == torch.float32
     torch.testing.assert_close(fast.double(), exact, rtol=2**-24, atol=1e-30)
 
@@ -114,7 +136,7 @@ def test_mean_cos_of_differences_equals_the_block_means(rows, columns):
 def test_runs_off_the_grid_are_left_to_the_direct_sums(window):
     # log-spaced runs, runs of over a hundred positions, and fewer runs than GRID_MIN_RUNS
     runs = binning.runs(window)
-    assert binning.mean_cos_of_differences(runs, runs, OMEGA) is None
+    assert run_sums.mean_cos_of_differences(runs, runs, OMEGA) is None
 
 
 def test_kept_runs_and_frequencies_are_each_callers_own():

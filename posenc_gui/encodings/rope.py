@@ -31,7 +31,8 @@ from posenc_gui.encodings._checks import (
     check_even,
     check_float_dtype,
 )
-from posenc_gui.encodings.binning import mean_cos_sin, run_means, weighted_mean_cos_sin
+from posenc_gui.encodings.binning import mean_cos_sin, run_means
+from posenc_gui.encodings.run_sums import weighted_mean_cos_sin
 
 __all__ = [
     "LAYOUTS",
@@ -235,7 +236,7 @@ def relative_scores(
     Per pair, ``q·R_d k = (q_a k_a + q_b k_b)·cos(dθ) + (q_b k_a − q_a k_b)·sin(dθ)``.
     ``q``, ``k``: ``[..., rotary_dim]`` (broadcast together); returns float64 ``[..., D]``.
     With ``counts``, ``distances`` are the starts of runs of ``counts`` distances and each
-    value is the exact mean over its run (``binning.weighted_mean_cos_sin``).
+    value is the exact mean over its run (``run_sums.weighted_mean_cos_sin``).
     """
     theta = _check_inv_freq(inv_freq)
     check_query_key(q, k, theta.numel())

@@ -24,12 +24,8 @@ from posenc_gui.encodings._checks import (
     check_float_dtype,
     check_int,
 )
-from posenc_gui.encodings.binning import (
-    mean_cos_of_differences,
-    mean_cos_sin,
-    sin_extremes,
-    weighted_mean_cos_sin,
-)
+from posenc_gui.encodings.binning import mean_cos_sin, sin_extremes
+from posenc_gui.encodings.run_sums import mean_cos_of_differences, weighted_mean_cos_sin
 
 LAYOUTS = ("interleaved", "concat")
 Array = TypeVar("Array", torch.Tensor, np.ndarray)
@@ -181,7 +177,7 @@ def similarity_by_offset(
     ``p``, which this function lets one check rather than assume. With ``counts``, ``offsets``
     are the starts of runs of ``counts`` offsets and each value is the exact mean over its run:
     ``PE(p) · mean_k PE(p + k)``. ``dtype`` float32 sums float32 waves: within about
-    ``1e-6·d_model`` (``binning.weighted_mean_cos_sin``).
+    ``1e-6·d_model`` (``run_sums.weighted_mean_cos_sin``).
     """
     position = check_int("position", position, 0)
     starts = torch.as_tensor(offsets).reshape(-1)
@@ -325,7 +321,7 @@ def mean_similarity_matrix(
     row runs). ``mean_{p∈P, q∈Q} Σ_i cos((q-p) ω_i) = Σ_i Re(A_Q(ω_i) · conj(A_P(ω_i)))`` with
     ``A`` the mean phasor of a run, so no ``seq_len × seq_len`` matrix is ever formed. Where
     rows and columns are pixels of one to a few positions, each cell is read off a float64 sum
-    per run-length pair and centre difference (``binning.mean_cos_of_differences``; Toeplitz
+    per run-length pair and centre difference (``run_sums.mean_cos_of_differences``; Toeplitz
     where every run is one position), then rounded to ``dtype``.
     """
     columns = (starts, counts) if columns is None else columns
