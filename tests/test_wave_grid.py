@@ -79,9 +79,18 @@ def test_runs_off_the_grid_summed_a_chunk_at_a_time_equal_each_positions_sum(win
         starts, counts, s, torch.sin
     )
     whole = run_sums.weighted_mean_cos_sin(starts, counts, OMEGA, c, s)
-    # 5 runs × 24 frequencies a chunk: 8 chunks, the last one short
+    # 5 runs × 24 frequencies a chunk: 8 chunks, the last one short; no phase (nor wave) of
+    # more runs × frequencies than that is formed
+    phases, formed = [], run_sums.mean_phases
+
+    def kept_phases(*runs):
+        phases.append(formed(*runs))
+        return phases[-1]
+
     monkeypatch.setattr(run_sums, "DIRECT_MAX_CELLS", 5 * len(OMEGA))
+    monkeypatch.setattr(run_sums, "mean_phases", kept_phases)
     chunked = run_sums.weighted_mean_cos_sin(starts, counts, OMEGA, c, s)
+    assert len(phases) == -(-len(starts) // 5) and max(p.numel() for p in phases) == 5 * 24
     for sums in (whole, chunked):
         torch.testing.assert_close(sums, expected, rtol=0, atol=1e-11)
 
