@@ -310,7 +310,7 @@ def test_a_caption_names_the_parameters_under_the_figure(window, qtbot, tmp_path
     tab = window.tab("rope")
     view = shown(window, qtbot, "rope", "spectrum")
     caption = tab.caption()
-    assert caption == "RoPE · seq_len 64 · head_dim 128, θ 10000, interleaved layout, bfloat16"
+    assert caption == "RoPE · seq_len 64 · head_dim 128, θ 10,000, interleaved layout, bfloat16"
     plain = QImage(str(export_view(view, tmp_path / "plain.png")))
     captioned = QImage(str(export_view(view, tmp_path / "captioned.png", caption=caption)))
     assert captioned.width() == plain.width() and captioned.height() > plain.height()
@@ -319,6 +319,14 @@ def test_a_caption_names_the_parameters_under_the_figure(window, qtbot, tmp_path
     assert caption in (
         export_view(view, tmp_path / "captioned.svg", caption=caption).read_text(encoding="utf-8")
     )
+
+
+@pytest.mark.parametrize(("theta", "written"), [(1e6, "θ 1,000,000"), (5e11, "θ 5e+11")])
+def test_every_caption_writes_theta_as_the_interface_does(window, theta, written):
+    # as the layer labels and the error messages write it, not as "1e+06"
+    window.parameters.theta.setValue(theta)
+    for name in ("absolute", "relative", "rope", "extension", "multimodal", "compare"):
+        assert written + "," in window.tab(name).caption() + ",", name
 
 
 def text_rows(image: QImage, top: int) -> list[int]:
@@ -333,7 +341,7 @@ def text_rows(image: QImage, top: int) -> list[int]:
 
 @pytest.mark.parametrize("scale", [1, 2])
 def test_a_caption_too_wide_for_the_figure_wraps_inside_its_strip(qtbot, scale):
-    caption = "RoPE · seq_len 64 · head_dim 128, θ 10000, interleaved layout, bfloat16"
+    caption = "RoPE · seq_len 64 · head_dim 128, θ 10,000, interleaved layout, bfloat16"
     strips = {}
     for width in (1600, 260):
         view = CurvesView("title", "x", "y")

@@ -33,7 +33,8 @@ def test_gemma3_shows_local_and_global_layers_side_by_side(window, drive, tab):
     names = [item.name() for item in view.curve_items]
     assert names == [
         "sliding_attention: θ 10,000, none (plain RoPE) · 52 layers",
-        "full_attention: θ 1e+06, linear / position interpolation ×8 · 10 layers (the controls)",
+        "full_attention: θ 1,000,000, linear / position interpolation ×8 · 10 layers "
+        "(the controls)",
     ]
     target = int(tab.target_context.value())
     local, full = (data(item)[1] for item in view.curve_items)

@@ -160,7 +160,7 @@ class AbsoluteTab(Tab):
     def caption_parameters(self) -> str:
         p = self.parameters
         return (
-            f"d_model {p.d_model.value()}, θ {p.theta.value():g}, "
+            f"d_model {p.d_model.value()}, θ {format_number(p.theta.value())}, "
             f"layout {self.layout_choice.currentData()}"
         )
 

@@ -174,5 +174,5 @@ class CompareTab(Tab):
         settings = ", ".join(f"{name} {value}" for name, value in self.setting_values().items())
         return (
             f"d_model {p.d_model.value()}, head_dim {p.head_dim.value()}, "
-            f"θ {p.theta.value():g}, {settings}"
+            f"θ {format_number(p.theta.value())}, {settings}"
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from posenc_gui.choices import format_number
 from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.encodings.rope_scaling import RopeScaling
 from posenc_gui.i18n import tr
@@ -27,7 +28,7 @@ def describe(layer: LayerRope, *, edited: bool, dims: bool) -> str:
     dim = f", d {s.rotary_dim}" if dims else ""
     own = tr(" (the controls)") if edited else ""
     method = tr(METHOD_LABELS[s.method])
-    return f"{layer.layer_type}: θ {s.base:,.6g}, {method}{scaled}{dim} · {count}{own}"
+    return f"{layer.layer_type}: θ {format_number(s.base)}, {method}{scaled}{dim} · {count}{own}"
 
 
 class ModelLayers:

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import QSignalBlocker, QTimer
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QPushButton, QWidget
 
+from posenc_gui.choices import format_number
 from posenc_gui.control_settings import check_holds
 from posenc_gui.controls import LogControl, NumberSpinBox, number_box
 from posenc_gui.encodings.rope_scaling import METHODS, RopeScaling, factor_list
@@ -222,7 +223,7 @@ class ExtensionTab(Tab):
     def caption_parameters(self) -> str:
         p = self.parameters
         return (
-            f"head_dim {p.head_dim.value()}, θ {p.theta.value():g}, "
+            f"head_dim {p.head_dim.value()}, θ {format_number(p.theta.value())}, "
             f"{self.method.currentData()} ×{self.factor.value():g}, "
             f"L0 {int(self.original_context.value())}"
         )

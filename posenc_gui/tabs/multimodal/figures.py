@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from posenc_gui.choices import format_number
 from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.i18n import N_, tr
 from posenc_gui.imported_model import ImportedModel
@@ -21,11 +22,6 @@ AXIS_LABELS = {
 }
 
 
-def theta_text(base: float) -> str:
-    """θ as the interface writes it: ``10,000``, ``1,000,000``, ``5e+11``."""
-    return f"{base:,.0f}" if base < 1e9 and float(base).is_integer() else f"{base:.4g}"
-
-
 def layer_label(layer: LayerRope, window: int | None) -> str:
     """``sliding_attention · θ 10,000 · window 1,024`` — a layer type's scheme."""
     s = layer.scaling
@@ -34,7 +30,7 @@ def layer_label(layer: LayerRope, window: int | None) -> str:
     scaled = "" if s.method == "default" else f" · {s.method} ×{s.factor:g}"
     sliding = "sliding" in layer.layer_type and window is not None
     windowed = f" · {tr('window')} {window:,}" if sliding else ""
-    return f"{layer.layer_type} · θ {theta_text(s.base)}{scaled}{windowed}"
+    return f"{layer.layer_type} · θ {format_number(s.base)}{scaled}{windowed}"
 
 
 class MultimodalFigures:
@@ -104,7 +100,7 @@ class MultimodalFigures:
         )
         layers = frame.params.layers
         if not layers:
-            every = f"{tr('every layer')} · θ {theta_text(frame.params.theta)}"
+            every = f"{tr('every layer')} · θ {format_number(frame.params.theta)}"
             self.layer_view.set_rows([Row(every, [], 1)], x_labels=[])
             set_title(
                 self.layer_view.plot, tr("(c) Layers: choose a preset or import a config.json")

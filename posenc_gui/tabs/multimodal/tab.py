@@ -7,6 +7,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QComboBox, QLabel, QSpinBox, QWidget
 
+from posenc_gui.choices import format_number
 from posenc_gui.controls import IntControl, index_list, number_box, parse_indices
 from posenc_gui.encodings import multimodal
 from posenc_gui.i18n import N_, tr
@@ -253,7 +254,9 @@ class MultimodalTab(Tab):
         p = self.parameters
         scheme = self.scheme.currentData()
         section = "" if scheme == "axial" else f", mrope_section [{self.section.text()}]"
-        return f"{scheme}{section}, head_dim {p.head_dim.value()}, θ {p.theta.value():g}"
+        return (
+            f"{scheme}{section}, head_dim {p.head_dim.value()}, θ {format_number(p.theta.value())}"
+        )
 
     def draw(self, frame: MultimodalFrame) -> None:
         self.figures.draw(frame)

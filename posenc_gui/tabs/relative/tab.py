@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox, QWidget
 
+from posenc_gui.choices import format_number
 from posenc_gui.controls import IntControl
 from posenc_gui.encodings import relative
 from posenc_gui.i18n import N_, tr
@@ -310,7 +311,7 @@ class RelativeTab(Tab):
     def caption_parameters(self) -> str:
         p = self.parameters
         return (
-            f"d_model {p.d_model.value()}, θ {p.theta.value():g}, "
+            f"d_model {p.d_model.value()}, θ {format_number(p.theta.value())}, "
             f"{self.scheme.currentText()}; Shaw K {self.max_relative_position.value()}, "
             f"T5 {self.num_buckets.value()}/{self.max_distance.value()}, "
             f"ALiBi {self.n_heads.value()} heads"

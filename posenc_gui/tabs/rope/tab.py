@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from posenc_gui.choices import format_number
 from posenc_gui.controls import IntControl, index_list, parse_indices
 from posenc_gui.encodings.rope import QueryKey
 from posenc_gui.i18n import N_, tr
@@ -369,7 +370,7 @@ class RopeTab(Tab):
     def caption_parameters(self) -> str:
         p = self.parameters
         return (
-            f"head_dim {p.head_dim.value()}, θ {p.theta.value():g}, "
+            f"head_dim {p.head_dim.value()}, θ {format_number(p.theta.value())}, "
             f"{self.layout_choice.currentData()} layout, {self.dtype.currentData()}"
         )
 
