@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication
 
+from posenc_gui import registry
 from posenc_gui.export import copy_view, export_view, view_image
 from posenc_gui.views import Curve, CurvesView
 from tests.conftest import FRAME_TIMEOUT_MS, ROOT
@@ -325,7 +326,7 @@ def test_a_caption_names_the_parameters_under_the_figure(window, qtbot, tmp_path
 def test_every_caption_writes_theta_as_the_interface_does(window, theta, written):
     # as the layer labels and the error messages write it, not as "1e+06"
     window.parameters.theta.setValue(theta)
-    for name in ("absolute", "relative", "rope", "extension", "multimodal", "compare"):
+    for name in registry.names():
         assert written + "," in window.tab(name).caption() + ",", name
 
 

@@ -79,8 +79,8 @@ def test_runs_off_the_grid_summed_a_chunk_at_a_time_equal_each_positions_sum(win
         starts, counts, s, torch.sin
     )
     whole = run_sums.weighted_mean_cos_sin(starts, counts, OMEGA, c, s)
-    # 5 runs × 24 frequencies a chunk: 8 chunks, the last one short; no phase (nor wave) of
-    # more runs × frequencies than that is formed
+    # 5 runs × 24 frequencies a chunk: no phase (nor wave) of more runs × frequencies than
+    # that is formed
     phases, formed = [], run_sums.mean_phases
 
     def kept_phases(*runs):
