@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from posenc_gui.choices import format_number
 from posenc_gui.encodings.model_config import ModelRope
 from posenc_gui.i18n import tr
 
@@ -63,13 +64,17 @@ def import_summary(source: str, model: ModelRope) -> str:
     """What an import of ``model`` from ``source`` set: its RoPE, its layer types (the tabs
     show the full-attention layers) and the keys it ignored."""
     scaling = model.primary
-    summary = tr("Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}").format(
-        source, scaling.method, scaling.head_dim, scaling.base
+    summary = tr("Loaded {0}: {1} RoPE, head_dim {2}, θ {3}").format(
+        source, scaling.method, scaling.head_dim, format_number(scaling.base)
     )
     if len(model.layer_types) > 1:
         kinds = ", ".join(
             f"{layer.layer_type} ({len(layer.layers)})"
-            + ("" if layer.scaling is None else f" θ {layer.scaling.base:g} {layer.scaling.method}")
+            + (
+                ""
+                if layer.scaling is None
+                else f" θ {format_number(layer.scaling.base)} {layer.scaling.method}"
+            )
             for layer in model.layer_types
         )
         summary += tr(

@@ -271,6 +271,43 @@ def test_the_window_loads_only_the_tab_it_shows():
     assert int(presets) > 10
 
 
+@pytest.mark.slow
+def test_no_page_loads_symbolic_maths_for_its_frames():
+    """Every page of every tab computes its frame without loading sympy, which some torch
+    helpers import on their first call (torch.broadcast_shapes did, for the RoPE decay curves:
+    0.3–0.4 s and 60 MB on the worker, holding the interpreter's lock from the GUI thread)."""
+    code = (
+        "import os, sys, time\n"
+        "os.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
+        "from posenc_gui.app import application\n"
+        "from posenc_gui.window import MainWindow\n"
+        "app = application()\n"
+        "window = MainWindow(device='cpu')\n"
+        "window.show()\n"
+        "drawn = set()\n"
+        "window.engine.frame_drawn.connect(lambda channel, _id, _ms: drawn.add(channel))\n"
+        "for index in range(window.tabs.count()):\n"
+        "    tab = window.tab_at(index)\n"
+        "    window.tabs.setCurrentWidget(tab)\n"
+        "    for page in tab.page_names() or [None]:\n"
+        "        if page:\n"
+        "            tab.show_page(page)\n"
+        "        end = time.monotonic() + 60\n"
+        "        while (tab.is_waiting() or tab.name not in drawn) and time.monotonic() < end:\n"
+        "            app.processEvents()\n"
+        "            time.sleep(0.002)\n"
+        "        assert not tab.is_waiting(), (tab.name, page)\n"
+        "print(sorted(drawn))\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'sympy', 'mpmath'}))\n"
+        "window.close()\n"
+    )
+    channels, symbolic = printed_by_python(code)[-2:]
+    assert {"absolute", "relative", "rope", "extension", "multimodal", "compare"} <= set(
+        eval(channels)  # a printed list of the channels that drew a frame
+    )
+    assert symbolic == "[]"
+
+
 def test_menus_have_quit_and_about(window):
     from PySide6.QtGui import QAction
 

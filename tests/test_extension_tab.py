@@ -340,7 +340,8 @@ def test_real_configs_import_exactly(window, config):
     summary = window.import_config(json.dumps(config).encode())
     _imports_exactly(window, config)
     if "text_config" in config:
-        assert "layer types: default (36) θ 500000 llama3, no_rope (12)" in summary
+        layers = "θ 500,000; layer types: default (36) θ 500,000 llama3, no_rope (12)"
+        assert f"RoPE, head_dim 128, {layers}" in summary
 
 
 LLAMA3_FREQUENCIES = {"rope_type": "llama3", "low_freq_factor": 1.0, "high_freq_factor": 4.0}

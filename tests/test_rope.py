@@ -196,3 +196,18 @@ def test_pair_channels_and_wavelengths():
 def test_bad_arguments_name_the_parameter(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize(
+    ("q_shape", "k_shape"), [((3, 8), (8,)), ((8,), (3, 8)), ((2, 1, 8), (3, 8)), ((1, 8), (3, 8))]
+)
+def test_query_and_key_of_shapes_that_broadcast_score_as_broadcast(q_shape, k_shape):
+    generator = torch.Generator().manual_seed(5)
+    q = torch.randn(q_shape, generator=generator, dtype=torch.float64)
+    k = torch.randn(k_shape, generator=generator, dtype=torch.float64)
+    shape = torch.broadcast_shapes(q_shape, k_shape)
+    inv_freq, distances = rope.inv_freq(8), [0, 3, 10]
+    scores = rope.relative_scores(q, k, distances, inv_freq)
+    expanded = rope.relative_scores(q.expand(shape), k.expand(shape), distances, inv_freq)
+    assert scores.shape == (*shape[:-1], 3)
+    torch.testing.assert_close(scores, expanded, rtol=0, atol=0)

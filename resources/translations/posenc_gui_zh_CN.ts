@@ -180,8 +180,8 @@
       <translation>勾选后，这条轴会自动平移，让当前数据居中，但不改变这条轴的缩放。</translation>
     </message>
     <message>
-      <source>Loaded {0}: {1} RoPE, head_dim {2}, θ {3:g}</source>
-      <translation>已载入 {0}：{1} RoPE，head_dim {2}，θ {3:g}</translation>
+      <source>Loaded {0}: {1} RoPE, head_dim {2}, θ {3}</source>
+      <translation>已载入 {0}：{1} RoPE，head_dim {2}，θ {3}</translation>
     </message>
     <message>
       <source>[{0}, … ({1} items)]</source>
