@@ -174,6 +174,31 @@ def test_alibi_block_means_equal_means_of_the_full_bias(causal, row_bins, col_bi
     torch.testing.assert_close(means, expected, rtol=1e-15, atol=1e-12, equal_nan=True)
 
 
+@pytest.mark.parametrize("causal", [True, False])
+def test_alibi_block_means_over_runs_of_any_lengths_equal_the_full_bias(causal):
+    """Runs of uneven lengths (a log axis's, a window's), rows and columns cut apart: blocks
+    on, beside and across the diagonal."""
+    length, generator = 120, torch.Generator().manual_seed(3)
+    bias = relative.alibi_bias(4, length, causal=causal)[1]
+
+    def runs() -> tuple[torch.Tensor, torch.Tensor]:
+        cuts = torch.randperm(length - 1, generator=generator)[:17].sort().values + 1
+        edges = torch.cat((torch.tensor([0]), cuts, torch.tensor([length])))
+        return edges[:-1], edges.diff()
+
+    rows, cols = runs(), runs()
+    expected = torch.tensor(
+        [
+            [bias[a : a + n, b : b + m].mean().item() for b, m in zip(*cols, strict=True)]
+            for a, n in zip(*rows, strict=True)
+        ],
+        dtype=torch.float64,
+    ).nan_to_num(nan=torch.nan, neginf=torch.nan)
+    slope = float(relative.alibi_slopes(4)[1])
+    means = relative.alibi_block_means(slope, *rows, *cols, causal=causal)
+    torch.testing.assert_close(means, expected, rtol=1e-15, atol=1e-12, equal_nan=True)
+
+
 @pytest.mark.parametrize("slope", [float("nan"), float("inf"), 0.0, -0.5, True])
 def test_an_alibi_slope_that_is_no_head_s_is_refused(slope):
     runs = binning.bins(8, 4)

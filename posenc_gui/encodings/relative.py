@@ -212,24 +212,34 @@ def alibi_block_means(
     ``[R, C]``, in work proportional to the blocks (``distance_block_means`` sums all 2L).
 
     Causal: a block holding a future key (``j > i``) is NaN, any other ``m·mean(j − i)``, the
-    difference of the runs' centres. Symmetric: ``−m·Σ|q − p| / (n·m)`` with the sum in
+    difference of the runs' centres. Symmetric: ``−m·mean|q − p|``, the centres' distance too
+    where the runs do not overlap (``q − p`` keeps one sign); on the blocks where they do (a
+    band along the diagonal, about R + C of them) ``Σ|q − p| / (n·m)`` with the sum in
     closed form: ``Σ_{p∈[a,a+n)} Σ_{q∈[c,c+m)} |q − p| = S₂(c+m−a+1) − S₂(c+m−a−n+1)
     − S₂(c−a+1) + S₂(c−a−n+1)``, ``S₂(x) = x(x−1)(x−2)/6`` for ``x ≥ 0`` and
     ``−x(1−x)(2−x)/6`` below (exact in int64 up to 2²⁰ positions).
     """
     if isinstance(slope, bool) or not isinstance(slope, numbers.Real) or not 0 < slope < math.inf:
         raise ValueError(f"slope must be a finite number > 0 (an ALiBi head's m), got {slope!r}")
+    # the runs' centres are half-integers below 2²⁰: exact in float64, as their differences
+    row_centres = starts.double() + (counts.double() - 1) / 2
+    col_centres = col_starts.double() + (col_counts.double() - 1) / 2
+    centres = col_centres[None, :] - row_centres[:, None]
     a, n = starts[:, None].long(), counts[:, None].long()
     c, m = col_starts[None, :].long(), col_counts[None, :].long()
     if causal:
-        centres = (c.double() + (m - 1) / 2) - (a.double() + (n - 1) / 2)
         return torch.where(c + m - 1 > a, torch.nan, slope * centres)
 
     def s2(x: torch.Tensor) -> torch.Tensor:  # Σ over y < x of Σ over k < y of |k|, from 0
         return torch.where(x >= 0, x * (x - 1) * (x - 2), -x * (1 - x) * (2 - x)) // 6
 
+    means = centres.abs()
+    rows, cols = ((c < a + n) & (c + m > a)).nonzero(as_tuple=True)  # the runs overlap
+    a, n = starts[rows].long(), counts[rows].long()
+    c, m = col_starts[cols].long(), col_counts[cols].long()
     total = s2(c + m - a + 1) - s2(c + m - a - n + 1) - s2(c - a + 1) + s2(c - a - n + 1)
-    return -slope * total.double() / (n * m).double()
+    means[rows, cols] = total.double() / (n * m).double()
+    return -slope * means
 
 
 def distance_block_means(
