@@ -85,6 +85,21 @@ def test_data_equal_to_that_drawn_last_is_neither_drawn_nor_painted_again(qtbot)
     np.testing.assert_array_equal(view.image.image, values * 2)
 
 
+def test_the_grey_of_masked_cells_is_made_again_only_for_other_cells(qtbot):
+    """A causal mask stays while the values under it move (ALiBi's heads, a seed): its grey
+    image is kept; other NaN cells make it anew, with the grey at them."""
+    view = shown(qtbot, (500, 400))
+    view.set_data(np.array([[1.0, np.nan], [3.0, 4.0]]))
+    kept = view.mask.image
+    view.set_data(np.array([[-1.0, np.nan], [5.0, 2.0]]))
+    assert view.mask.image is kept and view.mask.isVisible()
+    view.set_data(np.array([[np.nan, 1.0], [3.0, 4.0]]))
+    alpha = view.mask.image[..., 3]
+    assert alpha[0, 0] == 255 and (alpha[0, 1], alpha[1, 0], alpha[1, 1]) == (0, 0, 0)
+    view.set_data(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    assert not view.mask.isVisible()
+
+
 def test_a_cyclic_view_keeps_its_map(qtbot):
     view = HeatmapView("t", "x", "y", "angle", colormap_role=CYCLIC)
     qtbot.addWidget(view)

@@ -86,6 +86,7 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         self.x_edges = self.y_edges = np.arange(2)  # data coordinates of the drawn cells
         self._row_labels: list[str] | None = None
         self._levels: tuple[float, float] | None = None
+        self._mask_drawn: tuple[np.ndarray, str] | None = None  # the NaN cells and their grey
         self._ticks: tuple[list | None, list | None] | None = None
         self.plot.vb.sigResized.connect(self._set_ticks)
         # square cells: a resize reaches the image through the range the aspect lock sets
@@ -149,8 +150,11 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         # NaN marks "no value here" (e.g. masked future keys): grey, not a colour of the scale.
         masked = np.isnan(values)
         self.mask.setVisible(bool(masked.any()))
-        if masked.any():
-            grey = np.array(QColor(current_look().no_value).getRgb())
+        mask = (masked, current_look().no_value)
+        # made again only where other cells are NaN (a causal mask stays while its values move)
+        if masked.any() and not same_input(mask, self._mask_drawn):
+            self._mask_drawn = mask
+            grey = np.array(QColor(mask[1]).getRgb())
             self.mask.setImage(np.where(masked[..., None], grey, 0).astype(np.uint8))
         if levels != self._levels:  # set only when they change: each set re-lays the bar out
             self._levels = levels
