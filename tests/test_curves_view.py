@@ -804,3 +804,11 @@ def test_an_axis_label_too_long_for_its_axis_is_elided_or_left_out(qtbot):
     assert shown(12 + ellipsis + 1) == ""  # room for "…" alone
     assert axis.toolTip() == label
     assert shown(2000) == label and axis.toolTip() == ""
+
+
+def test_the_readout_writes_a_negative_zero_as_0(qtbot):
+    view = CurvesView("t", "i − j", "bias")
+    qtbot.addWidget(view)
+    view.set_curves([Curve("head 1", np.arange(3), np.array([-0.0, -0.5, -1.0]))])
+    assert view.describe(0.2) == "head 1: 0, 0"
+    assert view.describe(1.1) == "head 1: 1, -0.5"

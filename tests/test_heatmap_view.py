@@ -100,6 +100,20 @@ def test_the_grey_of_masked_cells_is_made_again_only_for_other_cells(qtbot):
     assert not view.mask.isVisible()
 
 
+def test_the_readout_says_masked_in_the_interface_language_and_zero_without_a_sign(qtbot):
+    from posenc_gui.i18n import set_language
+
+    view = HeatmapView("t", "key", "query", "bias")
+    qtbot.addWidget(view)
+    view.set_data(np.array([[-0.0, np.nan], [-0.5, -0.0]]))
+    assert view.describe(0.5, 0.5) == "query 0 · key 0 · bias 0"
+    assert view.describe(1.5, 1.5) == "query 1 · key 1 · bias 0"
+    assert view.describe(0.5, 1.5) == "query 1 · key 0 · bias -0.5"
+    assert view.describe(1.5, 0.5).endswith("bias masked")
+    set_language("zh_CN")  # English again after the test (conftest)
+    assert view.describe(1.5, 0.5).endswith("bias 已掩码")
+
+
 def test_a_cyclic_view_keeps_its_map(qtbot):
     view = HeatmapView("t", "x", "y", "angle", colormap_role=CYCLIC)
     qtbot.addWidget(view)

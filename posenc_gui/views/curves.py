@@ -27,7 +27,7 @@ from posenc_gui.views.legend import (
 )
 from posenc_gui.views.many_lines import LinesItem, apart_and_together
 from posenc_gui.views.reference_line import ReferenceLine
-from posenc_gui.views.style import current_look
+from posenc_gui.views.style import current_look, number_text
 from posenc_gui.views.unchanged import same_input
 from posenc_gui.views.viewport import Viewport
 from posenc_gui.views.wide_lines import CurveItem
@@ -339,7 +339,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             if xs is None or len(xs) == 0:
                 continue
             index = int(np.nanargmin(np.abs(np.asarray(xs, float) - x)))
-            parts.append(f"{item.name()}: {float(xs[index]):.6g}, {float(ys[index]):.6g}")
+            parts.append(f"{item.name()}: {number_text(xs[index])}, {number_text(ys[index])}")
         return " · ".join(parts)
 
     def _on_mouse_moved(self, scene_pos: pg.QtCore.QPointF) -> None:

@@ -11,9 +11,18 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsGridLayout, QGraphicsWidget, QSizePolicy
 
 from posenc_gui.encodings.window import Window
+from posenc_gui.i18n import tr
 from posenc_gui.views.axes import CompactAxis, fit_height, style_plot, without_si_prefixes
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
-from posenc_gui.views.style import CYCLIC, DIVERGING, SEQUENTIAL, colormap, current_look, tick_font
+from posenc_gui.views.style import (
+    CYCLIC,
+    DIVERGING,
+    SEQUENTIAL,
+    colormap,
+    current_look,
+    number_text,
+    tick_font,
+)
 from posenc_gui.views.unchanged import same_input
 from posenc_gui.views.viewport import Viewport
 
@@ -294,7 +303,7 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
             return ""
         x_name, y_name, value_name = self._names
         value = data[row, col]
-        shown = "masked" if np.isnan(value) else f"{value:.6g}"
+        shown = tr("masked") if np.isnan(value) else number_text(value)
         return (
             f"{y_name} {_span(self.y_edges, row)} · {x_name} {_span(self.x_edges, col)}"
             f" · {value_name} {shown}"

@@ -271,6 +271,12 @@ def _balanced_width(item: pg.QtWidgets.QGraphicsTextItem, width: float, natural:
     return min(float(width), math.ceil(high))
 
 
+def number_text(value: float, spec: str = ".6g") -> str:
+    """``value`` written with ``spec`` for a readout, a negative zero as 0 (ALiBi's bias −m·0 on
+    the diagonal and at distance 0: "-0" reads as a sign that is not there)."""
+    return format(float(value) + 0.0, spec)
+
+
 def pen(color: int | str, *, dashed: bool = False, width: float = 2.0) -> pg.QtGui.QPen:
     """A curve pen: ``color`` is a palette index or a colour name; wider in presentation."""
     style = pg.QtCore.Qt.PenStyle.DashLine if dashed else pg.QtCore.Qt.PenStyle.SolidLine

@@ -1648,6 +1648,10 @@
       <translation>通道对最多显示 {0} 个面板，只显示前 {0} 个</translation>
     </message>
     <message>
+      <source>masked</source>
+      <translation>已掩码</translation>
+    </message>
+    <message>
       <source>posenc-gui — positional encodings</source>
       <translation>posenc-gui — 位置编码</translation>
     </message>
