@@ -13,6 +13,7 @@ import torch
 from posenc_gui.encodings import rope
 from posenc_gui.encodings.rope import RANDOM_SAMPLES, QueryKey
 from posenc_gui.tabs.rope.compute import ERROR_FLOOR, RopeParams, compute_rope
+from posenc_gui.tabs.rope.figures import wavelength_text
 from posenc_gui.tabs.rope.tab import ANIMATION_MS
 from tests.conftest import FRAME_TIMEOUT_MS
 
@@ -203,9 +204,10 @@ def test_rotation_panels_behind_another_page_come_with_the_settings_of_now(windo
     assert "rope.rotation" not in drawn  # the tables page is in front
     view = tab.ready_view("rotation")  # waits for the panels too
     slowest = rope.inv_freq(128, 500.0)[63].item()
-    # a no-break space: a narrow panel never breaks between "θ" and its "="
-    title = f"pair 63<br>θ\u00a0= {slowest:.3g}, λ\u00a0= "
-    assert view.panels[-1][0].titleLabel.text.startswith(title)
+    # a no-break space: a narrow panel never breaks between "θ" and its "="; λ = 2π·500^(126/128)
+    # in whole positions with separators (5.441e+04 at θ 10,000 read beside 4080)
+    title = f"pair 63<br>θ\u00a0= {slowest:.3g}, λ\u00a0= 2,851"
+    assert view.panels[-1][0].titleLabel.text == title
 
 
 def test_asking_for_a_request_changes_nothing_on_screen(window):
@@ -352,3 +354,11 @@ def test_the_precision_titles_break_lines_around_their_formula_never_inside(
             rows = [layout.lineAt(i) for i in range(layout.lineCount())]
             pieces = [text[row.textStart() : row.textStart() + row.textLength()] for row in rows]
             assert any(formula in piece for piece in pieces), (width, pieces)
+
+
+@pytest.mark.parametrize(
+    ("wavelength", "text"),
+    [(6.283185, "6.283"), (1117.3, "1,117"), (14_903.7, "14,904"), (4.139e12, "4.14T")],
+)
+def test_wavelengths_in_panel_titles_read_in_one_form(wavelength, text):
+    assert wavelength_text(wavelength) == text

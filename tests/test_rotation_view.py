@@ -119,7 +119,7 @@ def test_the_arrow_head_points_along_the_shaft_away_from_the_centre(view, qtbot,
 
 def long_titles(count: int) -> list[RotationPanel]:
     """The titles of the RoPE tab's last pairs at head_dim 128: the longest it writes."""
-    title = "pair {0}<br>θ\u00a0= 0.000115, λ\u00a0= 5.441e+04"
+    title = "pair {0}<br>θ\u00a0= 0.000115, λ\u00a0= 54,410"
     return [RotationPanel(title.format(i), TRAIL) for i in range(count)]
 
 

@@ -12,6 +12,7 @@ from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen, QPicture
 
 from posenc_gui.views.axis_specs import draw_specs, tick_values
+from posenc_gui.views.log_ticks import SUPERSCRIPT, log_labels, log_levels
 from posenc_gui.views.style import current_look, pre_blended, set_title, tick_font, wrap_title
 
 END_ROOM_PX = 10  # room past an axis's ends for its end tick labels (× the look's scale)
@@ -112,7 +113,7 @@ class CompactAxis(pg.AxisItem):
 
         - On a log axis its minor level (1 … 9 in each decade) repeats the decades of the
           levels above; drawn after them in its fainter colour, it covered the decade lines.
-          Those values are left to the levels above.
+          Those values are left to the levels above (``log_ticks.log_levels``).
         - A level pyqtgraph fades below FAINTEST_GRID_ALPHA (its lines 1-4 px apart: no labels
           at such density) is left out, with the finer levels after it. Such lines come out
           in the background's colour or next to it, and where they lie closer than a pixel
@@ -121,12 +122,10 @@ class CompactAxis(pg.AxisItem):
           axis's 5.7 ms a paint (now 2.0 ms).
         """
         levels = tick_values(self, minVal, maxVal, size)
-        if self.whole_numbers and not self.logMode:
+        if self.logMode:
+            levels = log_levels(self, levels, minVal, maxVal, size)
+        elif self.whole_numbers:
             levels = _whole(levels, minVal, maxVal)
-        if self.logMode and len(levels) > 1 and levels[-1][0] is None:
-            decades = {round(value) for _, values in levels[:-1] for value in values}
-            minor = [value for value in levels[-1][1] if not _is_decade(value, decades)]
-            levels = [*levels[:-1], (None, minor)]
         if self.grid is False or self.style["tickAlpha"] is not None:
             return levels  # ticks, not a grid: pyqtgraph draws them opaque
         for level, (_, values) in enumerate(levels):
@@ -210,14 +209,11 @@ class CompactAxis(pg.AxisItem):
         super().resizeEvent(ev)
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
+        if self.logMode:
+            return log_labels(values, self.range)
         if max((abs(v) for v in values), default=0) < 10_000:
             return super().tickStrings(values, scale, spacing)
-        return [_compact(v * scale) for v in values]
-
-
-def _is_decade(value: float, decades: set[int]) -> bool:
-    """Whether the log-axis tick ``value`` (a log10) is one of the whole ``decades``."""
-    return abs(value - round(value)) < 1e-9 and round(value) in decades
+        return [compact_number(v * scale) for v in values]
 
 
 def apart(texts: list[tuple[QRectF, Any, str]]) -> list[tuple[QRectF, Any, str]]:
@@ -230,10 +226,7 @@ def apart(texts: list[tuple[QRectF, Any, str]]) -> list[tuple[QRectF, Any, str]]
     return kept
 
 
-SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
-
-
-def _compact(value: float) -> str:
+def compact_number(value: float) -> str:
     """A tick label of a large value: 250k, 1.05M, 60T; from 10¹⁵ on 6×10¹⁵ (Python's 6e+15,
     or a suffix past T, reads as a typo on a slide)."""
     if abs(value) >= 1e15:

@@ -118,6 +118,15 @@ def tick_values(axis: pg.AxisItem, low: float, high: float, size: float) -> list
     hundredth of its spacing of a coarser level's. pyqtgraph compares every value with every
     coarser one through numpy (``isclose`` on an n × m array, about 0.1 ms a level); here each
     value is compared with its two nearest coarser ones only."""
+    levels = linear_tick_values(axis, low, high, size)
+    if axis.logMode:
+        low, high = sorted((low, high))
+        return axis.logTickValues(low * axis.scale, high * axis.scale, size, levels)
+    return levels
+
+
+def linear_tick_values(axis: pg.AxisItem, low: float, high: float, size: float) -> list:
+    """``tick_values`` of a linear axis over ``low … high``, whatever the axis's mode."""
     low, high = sorted((low, high))
     scale = axis.scale
     low, high = low * scale, high * scale
@@ -131,8 +140,6 @@ def tick_values(axis: pg.AxisItem, low: float, high: float, size: float) -> list
         values = [value for value in steps if not _near(value, coarser, near)]
         coarser = sorted(coarser + values)
         levels.append((spacing / scale, values))
-    if axis.logMode:
-        return axis.logTickValues(low, high, size, levels)
     return levels
 
 

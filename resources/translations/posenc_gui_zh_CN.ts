@@ -1484,8 +1484,8 @@
       <translation>位置 m 处 q 的第 i 对通道旋转 m·θ&lt;sub&gt;i&lt;/sub&gt;，θ&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;；(R&lt;sub&gt;m&lt;/sub&gt;q)·(R&lt;sub&gt;n&lt;/sub&gt;k) 只取决于 n − m。</translation>
     </message>
     <message>
-      <source>pair {0}&lt;br&gt;θ = {1:.3g}, λ = {2:.4g}</source>
-      <translation>通道对 {0}&lt;br&gt;θ = {1:.3g}，λ = {2:.4g}</translation>
+      <source>pair {0}&lt;br&gt;θ = {1:.3g}, λ = {2}</source>
+      <translation>通道对 {0}&lt;br&gt;θ = {1:.3g}，λ = {2}</translation>
     </message>
     <message>
       <source>interleaved (Meta LLaMA, GPT-J)</source>

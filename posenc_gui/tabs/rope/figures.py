@@ -18,6 +18,7 @@ from posenc_gui.tabs.rope.compute import (
     TablesPage,
 )
 from posenc_gui.views import Band, Curve, Line
+from posenc_gui.views.axes import compact_number
 from posenc_gui.views.style import CYCLIC, DIVERGING, set_title
 
 if TYPE_CHECKING:
@@ -188,3 +189,11 @@ def draw_precision(tab: RopeTab, frame: RopeFrame, page: PrecisionPage) -> list[
             ).format(p.dtype, page.unrepresentable, float(np.finfo(np.float16).max))
         )
     return notes
+
+
+def wavelength_text(wavelength: float) -> str:
+    """A pair's wavelength in positions for its panel's title: 6.283, 1,117, 54,410 (not 5.441e+04
+    beside 4080), from a million on as the axes write it (4.14T)."""
+    if wavelength < 1000:
+        return f"{wavelength:.4g}"
+    return f"{wavelength:,.0f}" if wavelength < 1e6 else compact_number(wavelength)

@@ -37,6 +37,7 @@ from posenc_gui.tabs.rope.figures import (
     draw_layouts,
     draw_precision,
     draw_tables,
+    wavelength_text,
 )
 from posenc_gui.views import CurvesView, HeatmapView
 from posenc_gui.views.deferred import settle
@@ -387,10 +388,10 @@ class RopeTab(Tab):
 
     def draw_rotation(self, frame: RotationFrame) -> None:
         # a narrow panel's title may break after "=" (as TeX does), never between "λ" and "="
-        title = tr("pair {0}<br>θ\u00a0= {1:.3g}, λ\u00a0= {2:.4g}")
+        title = tr("pair {0}<br>θ\u00a0= {1:.3g}, λ\u00a0= {2}")
         self.rotation_view.set_panels(
             [
-                RotationPanel(title.format(i, theta, 2 * np.pi / theta), trail)
+                RotationPanel(title.format(i, theta, wavelength_text(2 * np.pi / theta)), trail)
                 for i, theta, trail in zip(frame.pairs, frame.inv_freq, frame.trails, strict=True)
             ]
         )
