@@ -1,4 +1,4 @@
-"""A heatmap title's note of how much each drawn cell averages, shared by the tabs."""
+"""A view title's note of how much each drawn cell or pixel averages, shared by the tabs."""
 
 from __future__ import annotations
 
@@ -12,6 +12,16 @@ def pooled_note(rows: int, cols: int, columns_name: str) -> str:
     (``HeatmapView.cell_span``)."""
     if cols == 1:
         return tr(" · a cell: the mean of {0} positions").format(format_number(rows)) * (rows > 1)
+    if rows == 1:  # not "the mean of 1 positions × 44 dimensions"
+        return tr(" · a cell: the mean of {0} {1}").format(format_number(cols), columns_name)
     return tr(" · a cell: the mean of {0} positions × {1} {2}").format(
         format_number(rows), format_number(cols), columns_name
+    )
+
+
+def distances_note(per_pixel: int) -> str:
+    """`` · a pixel: the mean of N distances`` for a curve over distance whose pixels average
+    ``per_pixel`` of them at most (``""`` for one: each pixel is a distance)."""
+    return tr(" · a pixel: the mean of {0} distances").format(format_number(per_pixel)) * (
+        per_pixel > 1
     )

@@ -364,3 +364,14 @@ def test_a_sentence_longer_than_qts_default_limit_labels_every_position(window, 
     drive(window, lambda: tab.tokens.setText("我爱你" * 12_000))
     assert len(tab.tokens.text()) == 36_000
     assert window.parameters.seq_len.value() == 36_000
+
+
+def test_a_table_of_a_position_a_row_says_how_many_dimensions_a_cell_holds(window, drive):
+    # it read "a cell: the mean of 1 positions × 44 dimensions"
+    drive(window, lambda: window.parameters.d_model.setValue(16384))
+    view = window.tab("absolute").table_view
+    rows, cols = view.cell_span()
+    assert rows == 1 and cols > 1  # 64 positions, 16,384 dimensions on a few hundred pixels
+    assert view.plot.titleLabel.text == (
+        f"(a) PE[position, dimension] · a cell: the mean of {cols:,} dimensions"
+    )

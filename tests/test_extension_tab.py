@@ -53,6 +53,20 @@ def test_default_yarn_views_match_the_library(window, tab):
     np.testing.assert_allclose(distances, (starts + (counts - 1) / 2).numpy())
     expected = factor**2 * 2 * binning.mean_phasor(starts, counts, scaled).real.sum(1)
     np.testing.assert_allclose(decay, expected.numpy(), rtol=1e-9, atol=1e-9)
+    # 65,536 distances on a few hundred pixels: the title says what a point is (the curves'
+    # first points read 65 and 100 where the scores at distance 0 are 128 and 187)
+    most = int(counts.max())
+    assert most == -(-65536 // len(distances)) > 1
+    assert tab.figures.decay_view.plot.titleLabel.text == (
+        f"(c) Decay of q·k (q = k = 1) · a pixel: the mean of {most:,} distances"
+    )
+
+
+def test_a_decay_of_a_distance_a_pixel_says_no_mean(window, drive, tab):
+    tab.ready_view("decay")
+    drive(window, lambda: tab.target_context.setValue(256), channel="extension")
+    assert len(data(tab.figures.decay_view.curve_items[0])[0]) == 256
+    assert tab.figures.decay_view.plot.titleLabel.text == "(c) Decay of q·k (q = k = 1)"
 
 
 def test_the_pages_asked_for_are_computed_and_no_others():

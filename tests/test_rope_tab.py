@@ -133,6 +133,22 @@ def test_decay_curves_and_log_axis(window, drive, tab):
     assert data(tab.decay_view.curve_items[0])[0][0] == 1  # d = 0 left out on a log axis
 
 
+def test_the_decay_title_says_when_a_pixel_is_a_mean_of_distances(window, drive, tab):
+    # at a million positions the first pixel's mean read as a peak of 26 instead of 128
+    title = "(d) Long-term decay of q·k"
+    tab.ready_view("decay")
+    assert tab.decay_view.plot.titleLabel.text == title  # 64 distances: one a pixel
+    drive(window, lambda: window.parameters.seq_len.setValue(1 << 20), channel="rope")
+    tab.ready_view("decay")
+    pixels = len(data(tab.decay_view.curve_items[0])[0])
+    most = -(-(1 << 20) // pixels)  # the runs of a window differ by one distance at most
+    assert tab.decay_view.plot.titleLabel.text == (
+        f"{title} · a pixel: the mean of {most:,} distances"
+    )
+    drive(window, lambda: tab.log_distance.setChecked(True), channel="rope")
+    assert tab.decay_view.plot.titleLabel.text == title  # the first pixels: a distance each
+
+
 def test_spectrum_marks_pairs_longer_than_the_context(window, drive, tab):
     drive(window, lambda: window.parameters.seq_len.setValue(1000), channel="rope")
     short, long = tab.spectrum_view.curve_items

@@ -372,6 +372,14 @@
       <translation> · 每格：{0} 个位置 × {1} 个{2}的均值</translation>
     </message>
     <message>
+      <source> · a cell: the mean of {0} {1}</source>
+      <translation> · 每格：{0} 个{1}的均值</translation>
+    </message>
+    <message>
+      <source> · a pixel: the mean of {0} distances</source>
+      <translation> · 每像素：{0} 个距离的均值</translation>
+    </message>
+    <message>
       <source> · a cell: the mean of {0} positions</source>
       <translation> · 每格：{0} 个位置的均值</translation>
     </message>
@@ -516,10 +524,6 @@
       <translation>Σᵢ cos(k·ωᵢ)（闭式解）</translation>
     </message>
     <message>
-      <source> · a pixel: the mean of {0} distances</source>
-      <translation> · 每像素：{0} 个距离的均值</translation>
-    </message>
-    <message>
       <source>dimensions must be in [0, {0}]; others are skipped</source>
       <translation>维度须在 [0, {0}] 内；其余已跳过</translation>
     </message>
@@ -600,6 +604,10 @@
       <translation>不旋转</translation>
     </message>
     <message>
+      <source>(c) Decay of q·k (q = k = 1)</source>
+      <translation>(c) q·k 的衰减（q = k = 1）</translation>
+    </message>
+    <message>
       <source>(f) Dynamic NTK: base against sequence length</source>
       <translation>(f) 动态 NTK：底数随序列长度变化</translation>
     </message>
@@ -622,10 +630,6 @@
     <message>
       <source>ratio</source>
       <translation>比值</translation>
-    </message>
-    <message>
-      <source>(c) Decay of q·k (q = k = 1)</source>
-      <translation>(c) q·k 的衰减（q = k = 1）</translation>
     </message>
     <message>
       <source>distance</source>
@@ -1416,6 +1420,10 @@
       <translation>(a) 角度 m·θᵢ mod 2π</translation>
     </message>
     <message>
+      <source>(d) Long-term decay of q·k</source>
+      <translation>(d) q·k 的远程衰减</translation>
+    </message>
+    <message>
       <source>completes a turn within seq_len</source>
       <translation>在 seq_len 内转满一圈</translation>
     </message>
@@ -1522,10 +1530,6 @@
     <message>
       <source>shift t</source>
       <translation>平移 t</translation>
-    </message>
-    <message>
-      <source>(d) Long-term decay of q·k</source>
-      <translation>(d) q·k 的远程衰减</translation>
     </message>
     <message>
       <source>relative distance n − m</source>

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
 from posenc_gui.choices import SEQ_LEN_RANGE, format_number
 from posenc_gui.controls import IntControl, index_list, parse_indices
 from posenc_gui.i18n import N_, tr
-from posenc_gui.pooled import pooled_note
+from posenc_gui.pooled import distances_note, pooled_note
 from posenc_gui.presets import Preset
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.absolute import SPEC
@@ -241,8 +241,4 @@ class AbsoluteTab(Tab):
             x_extent=(-(p.seq_len - 1), p.seq_len),
         )
         title = tr("(d) PE(p)·PE(p+k) against distance k")
-        if frame.offset_per_pixel > 1:
-            title += tr(" · a pixel: the mean of {0} distances").format(
-                format_number(frame.offset_per_pixel)
-            )
-        set_title(self.offset_view.plot, title)
+        set_title(self.offset_view.plot, title + distances_note(frame.offset_per_pixel))

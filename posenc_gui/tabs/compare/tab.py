@@ -21,6 +21,7 @@ from posenc_gui.choices import format_number
 from posenc_gui.comparison import CRITERIA, Setting
 from posenc_gui.controls import IntControl
 from posenc_gui.i18n import N_, tr
+from posenc_gui.pooled import distances_note
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.compare import SPEC
 from posenc_gui.tabs.compare.compute import CompareFrame, CompareParams, compute_compare
@@ -163,10 +164,8 @@ class CompareTab(Tab):
         title = tr(TITLE)
         # a linear axis's first pixel is then a mean (below 1); a log axis's first ones hold a
         # distance each
-        if frame.per_pixel > 1 and not self._first_distance(p.seq_len):
-            title += tr(" · a pixel: the mean of {0} distances").format(
-                format_number(frame.per_pixel)
-            )
+        if not self._first_distance(p.seq_len):
+            title += distances_note(frame.per_pixel)
         set_title(self.similarity_view.plot, title)
 
     def caption_parameters(self) -> str:

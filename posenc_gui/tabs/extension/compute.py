@@ -45,6 +45,7 @@ class DecayPage:
     distances: np.ndarray  # [B] centre of each run of distances 0 … target−1
     decay_original: np.ndarray  # [B] mean of 2·Σ_i cos(d·θ_i) over each run
     decay_scaled: np.ndarray  # [B] the same with θ' and the attention factor squared
+    per_pixel: int  # the most distances a run holds (its values are their means)
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ def _decay_page(
         distances=binning.centres(decay).numpy(),
         decay_original=rope.decay(starts, original, counts=counts).numpy(),
         decay_scaled=(factor**2 * rope.decay(starts, scaled, counts=counts)).numpy(),
+        per_pixel=int(counts.max()),
     )
 
 

@@ -7,6 +7,7 @@ import numpy as np
 
 from posenc_gui.encodings.rope_scaling import BLENDED, INTERPOLATED, KEPT, STILL
 from posenc_gui.i18n import N_, tr
+from posenc_gui.pooled import distances_note
 from posenc_gui.tabs.extension.compute import DecayPage, DynamicPage, ExtensionFrame
 from posenc_gui.views import Curve, CurvesView, Line, Span
 from posenc_gui.views.style import set_title
@@ -139,6 +140,8 @@ class ExtensionFigures:
             ],
             x_extent=(0, p.target_context),
         )
+        title = tr("(c) Decay of q·k (q = k = 1)")
+        set_title(self.decay_view.plot, title + distances_note(decay.per_pixel))
 
         unseen = [  # named in the legend only where there are some
             Curve(

@@ -67,6 +67,7 @@ class InvariancePage:
     decay_ones: np.ndarray  # q = k = 1: mean of 2·Σ_i cos(d·θ_i) over each pixel
     decay_mean: np.ndarray  # over random q, k: mean of the pixel means
     decay_std: np.ndarray
+    decay_per_pixel: int  # the most distances a pixel of (d) holds
     shifts: np.ndarray  # the shift t of each pixel (its first)
     rotated_scores: np.ndarray  # (R_{m+t} q)·(R_{n+t} k), by actually rotating
     score_at_shift: float  # the same at params.shift exactly
@@ -277,14 +278,16 @@ def compute_rope(params: RopeParams, device: torch.device) -> RopeFrame:
 def _invariance_page(p: RopeParams, device: torch.device) -> InvariancePage:
     """The decay and invariance curves (each kept by what it reads)."""
     query = p.query or QueryKey(p.head_dim)
-    distances, ones, mean, std = _decay(
-        p.head_dim, p.theta, p.layout, query.seed, full(p.decay_x, 0, p.seq_len), device
-    )
+    decay_x = full(p.decay_x, 0, p.seq_len)
+    distances, ones, mean, std = _decay(p.head_dim, p.theta, p.layout, query.seed, decay_x, device)
     checkpoint()
     shifts, scores, score_at_shift, unrotated = _invariance(
         _invariance_key(p), query, full(p.invariance_x, 0, p.seq_len), device
     )
-    return InvariancePage(distances, ones, mean, std, shifts, scores, score_at_shift, unrotated)
+    per_pixel = int(binning.runs(decay_x)[1].max())
+    return InvariancePage(
+        distances, ones, mean, std, per_pixel, shifts, scores, score_at_shift, unrotated
+    )
 
 
 @dataclass(frozen=True)

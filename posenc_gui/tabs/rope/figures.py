@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from posenc_gui.i18n import tr
+from posenc_gui.pooled import distances_note
 from posenc_gui.tabs.rope.compute import (
     ERROR_FLOOR,
     EXACT_ERROR_POSITIONS,
@@ -121,6 +122,9 @@ def _draw_decay(tab: RopeTab, seq_len: int, page: InvariancePage) -> None:
         ],
         x_extent=(1 if log else 0, seq_len),
     )
+    # on a log axis the first pixels hold a distance each: its first pixel is no mean
+    note = "" if log else distances_note(page.decay_per_pixel)
+    set_title(tab.decay_view.plot, tr("(d) Long-term decay of q·k") + note)
 
 
 def draw_layouts(tab: RopeTab, frame: RopeFrame, page: LayoutsPage) -> None:
