@@ -195,6 +195,7 @@ def test_offset_curve_is_independent_of_reference_position(window, drive):
     tab = window.tab("absolute")
     drive(window, lambda: tab.reference_position.setValue(20))
     closed, measured = tab.offset_view.curve_items
+    assert measured.name() == "PE(p)·PE(p+k), p = 20"  # it read PE(20)·PE(p+k)
     k, sim = measured.getOriginalDataset()
     np.testing.assert_array_equal(k, np.arange(-20, 44))
     expected = torch.cos(torch.from_numpy(k)[:, None] * sinusoidal.frequencies(128)).sum(1)

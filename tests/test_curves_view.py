@@ -812,3 +812,22 @@ def test_the_readout_writes_a_negative_zero_as_0(qtbot):
     view.set_curves([Curve("head 1", np.arange(3), np.array([-0.0, -0.5, -1.0]))])
     assert view.describe(0.2) == "head 1: 0, 0"
     assert view.describe(1.1) == "head 1: 1, -0.5"
+
+
+def test_curves_equal_but_for_rounding_get_a_readable_range(qtbot):
+    # Compare at one position: every curve is 1 at distance 0, give or take an ulp; the axis
+    # spanned 6e-16 and labelled 1.000000000000003 … 0.999999999999997
+    view = shown_view(qtbot, 600, 400)
+    x = np.zeros(1)
+    ones = [1.0, 1.0 - 2**-53, 1.0 + 2**-52, 1.0 - 2**-52]
+    view.set_curves([Curve(f"c{k}", x, np.array([one])) for k, one in enumerate(ones)])
+    qtbot.wait(50)
+    low, high = view.plot.vb.viewRange()[1]
+    assert low < 1.0 < high and high - low > 0.1
+    labels = drawn_tick_labels(view.plot.getAxis("left"))
+    assert labels and all(len(label) <= 4 for label in labels), labels
+    # a range that is small but the data's own stays as it is
+    view.set_curves([Curve("small", np.arange(2.0), np.array([1e-10, 3e-10]))])
+    qtbot.wait(50)
+    low, high = view.plot.vb.viewRange()[1]
+    assert 0.5e-10 < low < 1e-10 and 3e-10 < high < 3.5e-10

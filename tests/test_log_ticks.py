@@ -6,26 +6,18 @@ import math
 
 import numpy as np
 import pytest
-from PySide6.QtGui import QPainter, QPicture
 
 from posenc_gui.views import Curve, CurvesView
 from posenc_gui.views.log_ticks import log_labels
 from tests.shown_view import shown_view
+from tests.text_boxes import drawn_tick_labels
 
 SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 
 
 def drawn_labels(view: CurvesView) -> list[str]:
     """The labels the view's left axis draws."""
-    axis = view.plot.getAxis("left")
-    picture = QPicture()
-    painter = QPainter(picture)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    assert specs is not None
-    return [text for _, _, text in specs[2]]
+    return drawn_tick_labels(view.plot.getAxis("left"))
 
 
 def log_view(qtbot, low: float, high: float, height: int = 500) -> CurvesView:

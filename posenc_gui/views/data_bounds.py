@@ -19,6 +19,7 @@ Range = list[float] | None  # [low, high] on one axis, None where nothing is dra
 # x, y, pixels drawn beyond each point, and the item drawing them (hidden: they bound nothing)
 Points = tuple[np.ndarray, np.ndarray, float, pg.GraphicsObject | None]
 Marks = tuple[Sequence[float], Sequence[float]]  # x positions, y positions
+FLAT = 1e-12  # values closer than this, relative to their size, are one value
 
 
 class DataBounds:
@@ -95,6 +96,10 @@ class DataBounds:
             pixel = (high - low) / length
             for least, most, padding in padded:
                 low, high = min(low, least - padding * pixel), max(high, most + padding * pixel)
+        if high - low <= FLAT * max(abs(low), abs(high)):
+            # rounding's spread, not the data's (every curve 1 at a single distance, ±1 ulp):
+            # one value, which pyqtgraph gives a readable range (it labelled 1.000000000000003 …)
+            low = high = (low + high) / 2
         return [low, high]
 
 

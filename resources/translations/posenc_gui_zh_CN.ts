@@ -532,8 +532,8 @@
       <translation>(c) 相似度 {0}</translation>
     </message>
     <message>
-      <source>PE({0})·PE(p+k)</source>
-      <translation>PE({0})·PE(p+k)</translation>
+      <source>PE(p)·PE(p+k), p = {0}</source>
+      <translation>PE(p)·PE(p+k)，p = {0}</translation>
     </message>
     <message>
       <source>dim {0}</source>

@@ -236,7 +236,9 @@ class AbsoluteTab(Tab):
                     frame.closed_form,
                     dashed=True,
                 ),
-                Curve(tr("PE({0})·PE(p+k)").format(reference), frame.offsets, frame.by_offset),
+                Curve(
+                    tr("PE(p)·PE(p+k), p = {0}").format(reference), frame.offsets, frame.by_offset
+                ),
             ],
             x_extent=(-(p.seq_len - 1), p.seq_len),
         )
