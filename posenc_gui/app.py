@@ -19,7 +19,7 @@ from PySide6.QtCore import (
     QtMsgType,
     qInstallMessageHandler,
 )
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QPainter, QPalette
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontInfo, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QProxyStyle,
@@ -212,8 +212,12 @@ def apply_palette(look: Look) -> None:
 def install_fonts(app: QApplication) -> None:
     """Chinese glyphs (for 我爱你，中国。 and the 简体中文 interface) from a system CJK font when
     one is installed, else from the bundled Droid Sans Fallback."""
-    QFontDatabase.addApplicationFont(str(resource_path("fonts", "DroidSansFallbackFull.ttf")))
     font = app.font()
+    # The family Latin text is drawn in now (DejaVu Sans, Segoe UI), named: a generic "Sans
+    # Serif" followed by fallbacks resolves to a fallback, which drew Latin in the CJK font's
+    # narrower glyphs (an SVG's words, drawn by a viewer's own sans, ran into each other).
+    font.setFamily(QFontInfo(font).family())
+    QFontDatabase.addApplicationFont(str(resource_path("fonts", "DroidSansFallbackFull.ttf")))
     app.setFont(with_cjk_fonts(font, QFontDatabase.families()))  # plots take the app's font
 
 

@@ -546,3 +546,17 @@ def test_a_session_from_a_larger_screen_opens_on_this_one(tmp_path):
     # offscreen platform's screen is 800 × 800)
     assert (x, y) == (left, top)
     assert width <= max(screen_width, least_width) and height <= max(screen_height, least_height)
+
+
+def test_latin_text_keeps_the_system_s_sans_once_chinese_fallbacks_are_added(qapp):
+    # "Sans Serif" followed by fallbacks resolved to the bundled CJK font: Latin came out in its
+    # narrower glyphs, and an SVG's words, drawn by a viewer's own sans, ran into each other
+    from PySide6.QtGui import QFont, QFontInfo
+
+    from posenc_gui.app import CJK_FALLBACK, install_fonts
+
+    system = QFontInfo(QFont("Sans Serif")).family()
+    install_fonts(qapp)
+    assert system != CJK_FALLBACK
+    assert QFontInfo(qapp.font()).family() == system
+    assert qapp.font().families()[-1] == CJK_FALLBACK  # Chinese still has its glyphs
