@@ -376,3 +376,22 @@ def test_a_table_of_a_position_a_row_says_how_many_dimensions_a_cell_holds(windo
     assert view.plot.titleLabel.text == (
         f"(a) PE[position, dimension] · a cell: the mean of {cols:,} dimensions"
     )
+
+
+def test_the_example_sentence_shows_whole_in_presentation_mode(qapp, qtbot, owned):
+    # presentation's fonts left the field room for 爱你，中国。 only: its first character cut
+    from posenc_gui.app import install_fonts
+    from posenc_gui.views.style import Look
+    from posenc_gui.window import MainWindow
+
+    install_fonts(qapp)  # the app's Chinese glyphs, as it draws them
+    win = owned(MainWindow(device="cpu", look=Look(presentation=True)))
+    win.resize(1500, 950)
+    win.show()
+    qtbot.waitExposed(win)
+    qtbot.wait(300)  # laid out
+    field = win.tab("absolute").tokens
+    assert field.text() == "我爱你，中国。"
+    field.end(False)  # the cursor after the last character: the text scrolls to show it
+    start = field.cursorRect().center().x() - field.fontMetrics().horizontalAdvance(field.text())
+    assert start >= field.contentsRect().left()  # its first character not scrolled away

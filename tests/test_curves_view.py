@@ -14,7 +14,7 @@ from posenc_gui.views.deferred import settle
 from tests.label_sets import label_sets
 from tests.paint_count import PaintCount
 from tests.shown_view import shown_view
-from tests.text_boxes import drawn_tick_labels
+from tests.text_boxes import drawn_tick_labels, layout_problems
 
 
 def draw(view: CurvesView, shift: float, *, label: str = "L0") -> None:
@@ -831,3 +831,25 @@ def test_curves_equal_but_for_rounding_get_a_readable_range(qtbot):
     qtbot.wait(50)
     low, high = view.plot.vb.viewRange()[1]
     assert 0.5e-10 < low < 1e-10 and 3e-10 < high < 3.5e-10
+
+
+def test_a_legend_refits_when_the_y_axis_widens_for_its_labels(qtbot):
+    # the axis took room from the legend's row without resizing the plot: names fitted to the
+    # narrower axis ran past the view's right edge (RoPE's spectrum, presentation, 1500 × 950)
+    view = shown_view(qtbot, 800, 420)
+    x = np.arange(10.0)
+    name = "never completes a turn within seq_len"
+    view.set_curves([Curve(name, x, x)])
+    qtbot.wait(100)
+    axis = view.plot.getAxis("left")
+    narrow = axis.width()
+    label = view.legend.items[0][1]
+    assert label.text == name
+    # just wide enough for the whole name beside the narrow axis
+    view.resize(round(label.item.mapRectToScene(label.item.boundingRect()).right()) + 10, 420)
+    qtbot.wait(100)
+    assert label.text == name and not layout_problems(view)
+    view.set_curves([Curve(name, x, 1 + x * 1.2345e-6)])  # labels such as 1.000004
+    qtbot.wait(100)
+    assert axis.width() > narrow + 20
+    assert not layout_problems(view)

@@ -16,10 +16,10 @@ from posenc_gui.views.curve_specs import MANY_LINES_Z, Band, Curve, Line, Span, 
 from posenc_gui.views.data_bounds import BoundedViewBox, DataBounds, mapped
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.legend import (
+    LegendFit,
     add_fill_entry,
     add_legend,
     entries_changing,
-    fit_legend,
     remove_entries,
     remove_entry,
     rename_entry,
@@ -93,15 +93,14 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._curves: tuple[Curve, ...] = ()  # and its curves
         self._styles: list[Style | None] = []  # how each curve item is drawn now
         self._ticks: tuple[tuple[str, ...] | None, ...] = (None, None)  # x's and y's
-        self._legend_shown = legend
         self.viewport = Viewport(self.plot.vb, points=True)
         self.plot.vb.setAutoVisible(y=True)  # y fits the curves' visible part
         # never squeezed flat by its title and legend (the view keeps the room: fit_height)
         self.plot.vb.setMinimumHeight(min_plot_height * current_look().scale)
-        self._fit_legend()
+        # the legend refits whenever its room changes (the view resized, an export's size, the
+        # y axis widened for its labels)
+        self._fit_legend = LegendFit(self, self.plot, self.legend, shown=legend)
         self._ahead.start()  # a page not shown yet draws its first frame with them made
-        # any new width (the view resized, an export's size): the legend refits its columns
-        self.plot.geometryChanged.connect(self._fit_legend)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         # Labels hang where fewer points lie under them. New data or a new range: placed once
         # the range is fitted, as the view is about to paint (a frame moves the range several
@@ -327,9 +326,6 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             if self.centralWidget.geometry() != self.range:
                 self.centralWidget.setGeometry(self.range)
             fit_height(self, self.centralWidget)
-
-    def _fit_legend(self) -> None:
-        fit_legend(self, self.plot, self.legend, shown=self._legend_shown)
 
     def describe(self, x: float) -> str:
         """Readout for data coordinate ``x``: each curve's point nearest to it (x and y)."""

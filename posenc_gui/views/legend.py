@@ -174,6 +174,29 @@ def fit_legend(
     fit_height(view, plot)
 
 
+class LegendFit:
+    """Fits a view's legend (``fit_legend``) when called and whenever its room changes: the
+    plot's size (the view resized, an export's size) and the y axis's width (labels that
+    need more room take it from the legend's row without resizing the plot)."""
+
+    def __init__(
+        self, view: pg.GraphicsView, plot: pg.PlotItem, legend: pg.LegendItem, *, shown: bool
+    ) -> None:
+        self._view, self._plot, self._legend, self._shown = view, plot, legend, shown
+        self._axis_width = 0.0  # the y axis's width at the last fit
+        self()
+        plot.geometryChanged.connect(self)
+        plot.getAxis("left").geometryChanged.connect(self._axis_moved)
+
+    def __call__(self) -> None:
+        self._axis_width = self._plot.getAxis("left").width()
+        fit_legend(self._view, self._plot, self._legend, shown=self._shown)
+
+    def _axis_moved(self) -> None:
+        if self._plot.getAxis("left").width() != self._axis_width:  # not its height: more
+            self()  # rows of legend move it every frame
+
+
 def _row_width(widths: Sequence[float], columns: int) -> float:
     """The width of a legend laid out in ``columns``: the widest entry of each column."""
     return sum(max(widths[start::columns]) for start in range(columns))

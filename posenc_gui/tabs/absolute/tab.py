@@ -49,6 +49,11 @@ class AbsoluteTab(Tab):
         self.dimensions = index_list("dimensions", "0, 2, 8, 32")
         # a character a position, up to seq_len's largest (Qt's default cut a text at 32,767)
         self.tokens = QLineEdit(DEFAULT_SENTENCE, objectName="tokens", maxLength=SEQ_LEN_RANGE[1])
+        # the example sentence whole (presentation's fonts cut its first character): its width
+        # and the field's frame and margins (its size hint less that hint's 17 x's)
+        metrics = self.tokens.fontMetrics()
+        frame = self.tokens.sizeHint().width() - 17 * metrics.horizontalAdvance("x")
+        self.tokens.setMinimumWidth(metrics.horizontalAdvance(DEFAULT_SENTENCE) + frame)
         self.label_tokens = QCheckBox(tr("label positions with tokens"), objectName="label_tokens")
         note = QLabel(tr(NOTE))
         note.setWordWrap(True)
