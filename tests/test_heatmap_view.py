@@ -46,6 +46,14 @@ def test_signed_data_is_centred_on_the_diverging_map_one_sided_data_sequential(q
     np.testing.assert_array_equal(lut(view), colormap("diverging").getLookupTable(nPts=8))
     view.set_data(np.array([[0.5, 0.5]]), levels=(0.0, 1.0))  # the caller's levels stay
     assert view.colorbar.levels() == (0.0, 1.0)
+    # one value: a unit range on it, signed where that holds 0 (relative distances at one
+    # position, all 0, turned sequential from −0.5 to 0.5, their cell a mid green)
+    view.set_data(np.zeros((1, 1)))
+    assert view.colorbar.levels() == (-0.5, 0.5)
+    np.testing.assert_array_equal(lut(view), colormap("diverging").getLookupTable(nPts=8))
+    view.set_data(np.full((2, 2), 7.0))
+    assert view.colorbar.levels() == (6.5, 7.5)
+    np.testing.assert_array_equal(lut(view), colormap("sequential").getLookupTable(nPts=8))
 
 
 def test_new_levels_set_no_axis_label_anew(qtbot):

@@ -313,3 +313,12 @@ def test_exporting_a_view_of_another_page_keeps_the_page_and_the_scheme(window, 
     with dialog._page_kept():
         assert dialog.chosen_view() is tab.bucket_view and tab.scheme.currentData() == "t5"
     assert (tab.current_page(), tab.scheme.currentData()) == ("scores", "alibi")
+
+
+def test_the_caption_names_alibi_s_head_count_by_its_parameter(window):
+    # it read "ALiBi 8 heads", an English word in a Chinese caption: parameters go by name
+    assert (
+        window.tab("relative")
+        .caption_parameters()
+        .endswith("; Shaw K 4, T5 32/128, ALiBi n_heads 8")
+    )

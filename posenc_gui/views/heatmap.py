@@ -278,13 +278,15 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         (a cyclic view keeps its map)."""
         finite = values[np.isfinite(values)]
         low, high = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 1.0)
+        if not high > low:  # one value (every distance 0 at one position): a unit range on it
+            low, high = low - 0.5, high + 0.5
         signed = low < 0 < high and self._role != CYCLIC
         if self._role != CYCLIC:
             self.set_colormap(DIVERGING if signed else SEQUENTIAL)
         if signed:
             peak = max(-low, high)
             return (-peak, peak)
-        return (low, high) if high > low else (low - 0.5, low + 0.5)
+        return (low, high)
 
     def set_colormap(self, role: str) -> None:
         """Colour with the map playing ``role`` (e.g. CYCLIC for angles)."""

@@ -314,7 +314,7 @@ class RelativeTab(Tab):
             f"d_model {p.d_model.value()}, θ {format_number(p.theta.value())}, "
             f"{self.scheme.currentText()}; Shaw K {self.max_relative_position.value()}, "
             f"T5 {self.num_buckets.value()}/{self.max_distance.value()}, "
-            f"ALiBi {self.n_heads.value()} heads"
+            f"ALiBi n_heads {self.n_heads.value()}"  # parameter names stay as in the code
         )
 
     def draw(self, frame: RelativeFrame) -> None:
