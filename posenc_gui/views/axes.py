@@ -213,7 +213,7 @@ class CompactAxis(pg.AxisItem):
             return log_labels(values, self.range)
         if max((abs(v) for v in values), default=0) < 10_000:
             return super().tickStrings(values, scale, spacing)
-        return [compact_number(v * scale) for v in values]
+        return [_compact(v * scale) for v in values]
 
 
 def apart(texts: list[tuple[QRectF, Any, str]]) -> list[tuple[QRectF, Any, str]]:
@@ -226,7 +226,7 @@ def apart(texts: list[tuple[QRectF, Any, str]]) -> list[tuple[QRectF, Any, str]]
     return kept
 
 
-def compact_number(value: float) -> str:
+def _compact(value: float) -> str:
     """A tick label of a large value: 250k, 1.05M, 60T; from 10¹⁵ on 6×10¹⁵ (Python's 6e+15,
     or a suffix past T, reads as a typo on a slide)."""
     if abs(value) >= 1e15:

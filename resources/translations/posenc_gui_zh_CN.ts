@@ -660,8 +660,8 @@
       <translation> · 无：旋转维度至少需要 4</translation>
     </message>
     <message>
-      <source>attention factor (mscale) {0:.4f} · effective base {1:,.6g} · pairs kept {2}, blended {3}, interpolated {4}{6} · {5} pairs see angles never seen in training</source>
-      <translation>注意力因子（mscale）{0:.4f} · 等效底数 {1:,.6g} · 保持 {2} 对，混合 {3} 对，插值 {4} 对{6} · {5} 对通道出现训练中未见过的角度</translation>
+      <source>attention factor (mscale) {0:.4f} · effective base {1} · pairs kept {2}, blended {3}, interpolated {4}{6} · {5} pairs see angles never seen in training</source>
+      <translation>注意力因子（mscale）{0:.4f} · 等效底数 {1} · 保持 {2} 对，混合 {3} 对，插值 {4} 对{6} · {5} 对通道出现训练中未见过的角度</translation>
     </message>
     <message>
       <source>angles never seen in training</source>

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from posenc_gui.choices import format_number
 from posenc_gui.encodings.rope_scaling import BLENDED, INTERPOLATED, KEPT, STILL
 from posenc_gui.i18n import N_, tr
 from posenc_gui.pooled import distances_note
@@ -192,15 +193,21 @@ def readout_text(frame: ExtensionFrame) -> str:
     counts = {region: frame.regions.count(region) for region in REGION_LABELS}
     still = tr(", not rotated {0}").format(counts[STILL]) if counts[STILL] else ""
     return tr(
-        "attention factor (mscale) {0:.4f} · effective base {1:,.6g} · "
+        "attention factor (mscale) {0:.4f} · effective base {1} · "
         "pairs kept {2}, blended {3}, interpolated {4}{6} · {5} pairs see "
         "angles never seen in training"
     ).format(
         frame.attention_factor,
-        frame.effective_base,
+        base_text(frame.effective_base),
         counts[KEPT],
         counts[BLENDED],
         counts[INTERPOLATED],
         int(frame.unseen.sum()),
         still,
     )
+
+
+def base_text(base: float) -> str:
+    """A base as θ is written everywhere (500,000; 1e+12), whole from 1,000 on: an NTK-scaled
+    base's fraction tells nothing (it read 1e+06 beside θ 1,000,000)."""
+    return format_number(round(base)) if base >= 1000 else f"{base:.6g}"

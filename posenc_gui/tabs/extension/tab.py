@@ -225,7 +225,7 @@ class ExtensionTab(Tab):
         return (
             f"head_dim {p.head_dim.value()}, θ {format_number(p.theta.value())}, "
             f"{self.method.currentData()} ×{self.factor.value():g}, "
-            f"L0 {int(self.original_context.value())}"
+            f"L0 {format_number(self.original_context.value())}"
         )
 
     def request(self) -> ExtensionParams:

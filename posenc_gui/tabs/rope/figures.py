@@ -19,7 +19,6 @@ from posenc_gui.tabs.rope.compute import (
     TablesPage,
 )
 from posenc_gui.views import Band, Curve, Line
-from posenc_gui.views.axes import compact_number
 from posenc_gui.views.style import CYCLIC, DIVERGING, set_title
 
 if TYPE_CHECKING:
@@ -196,8 +195,6 @@ def draw_precision(tab: RopeTab, frame: RopeFrame, page: PrecisionPage) -> list[
 
 
 def wavelength_text(wavelength: float) -> str:
-    """A pair's wavelength in positions for its panel's title: 6.283, 1,117, 54,410 (not 5.441e+04
-    beside 4080), from a million on as the axes write it (4.14T)."""
-    if wavelength < 1000:
-        return f"{wavelength:.4g}"
-    return f"{wavelength:,.0f}" if wavelength < 1e6 else compact_number(wavelength)
+    """A pair's wavelength in positions for its panel's title, whole from 1,000 on: 6.283,
+    1,117, 54,410, 2,560,000 (not 5.441e+04 beside 4080)."""
+    return f"{wavelength:,.0f}" if wavelength >= 1000 else f"{wavelength:.4g}"
