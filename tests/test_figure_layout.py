@@ -255,3 +255,17 @@ def test_the_score_pages_four_heatmaps_are_drawn_the_same_size(sized_window, qtb
             round(view.image.mapRectToScene(view.image.boundingRect()).width()) for view in views
         ]
         assert max(widths) - min(widths) <= 2, (tab.scheme.currentData(), widths)
+
+
+@pytest.mark.parametrize("presentation", [False, True], ids=["normal", "presentation"])
+def test_the_comparison_shows_every_column_in_a_1500_px_window(sized_window, qtbot, presentation):
+    # in presentation mode "Implementation difficulty" made the criteria 260 px wide: RoPE's
+    # column was cut and 2-D axial RoPE's scrolled out of view; names break onto two lines there
+    window = sized_window((1500, 950), presentation=presentation)
+    tab = window.tab("compare")
+    window.tabs.setCurrentWidget(tab)
+    _drawn(qtbot, tab)
+    table = tab.table
+    assert table.horizontalScrollBar().maximum() == 0  # nothing to scroll to across
+    names = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert names[-1] == ("2-D axial\nRoPE" if presentation else "2-D axial RoPE")

@@ -8,12 +8,9 @@ import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
-    QHeaderView,
     QLabel,
     QSpinBox,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
     QWidget,
 )
 
@@ -25,6 +22,7 @@ from posenc_gui.pooled import distances_note
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.compare import SPEC
 from posenc_gui.tabs.compare.compute import CompareFrame, CompareParams, compute_compare
+from posenc_gui.tabs.compare.table import ComparisonTable
 from posenc_gui.views import MAX_LINES_APART, Band, Curve, CurvesView
 from posenc_gui.views.style import set_title
 
@@ -36,7 +34,6 @@ NOTE = N_(
 )
 TITLE = N_("Similarity against distance, normalised")
 FIGURE_SHARE, TABLE_SHARE = 3, 2  # the page's height: the live figure first, the table scrolls
-TOP_LEFT = Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft
 PLOT_HEIGHT = 120  # px of data at least (times the look's scale): the table gives way first
 
 
@@ -75,27 +72,11 @@ class CompareTab(Tab):
             # than MAX_LINES_APART unnamed ones are one item)
             ahead=sum(min(entry.most_lines, MAX_LINES_APART + 1) for entry in self.entries),
         )
-        self.table = QTableWidget(len(CRITERIA), len(self.entries), objectName="comparison")
-        self.table.setVerticalHeaderLabels([tr(c) for c in CRITERIA])
-        self.table.setHorizontalHeaderLabels([tr(entry.name) for entry in self.entries])
-        for column, entry in enumerate(self.entries):
-            for row, text in enumerate(entry.criteria):
-                item = QTableWidgetItem(tr(text))
-                item.setTextAlignment(TOP_LEFT)
-                self.table.setItem(row, column, item)
-        self.table.setWordWrap(True)
-        # Rows taller than the room the table has (a small window, presentation mode) read
-        # from their first line, criterion and cells alike, and scroll by pixels to the rest.
-        self.table.verticalHeader().setDefaultAlignment(TOP_LEFT)
-        self.table.setVerticalScrollMode(QTableWidget.ScrollMode.ScrollPerPixel)
-        columns = self.table.horizontalHeader()
-        columns.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        # every encoding's name whole (the table scrolls across where they do not fit)
-        columns.setMinimumSectionSize(
-            max(columns.sectionSizeFromContents(c).width() for c in range(len(self.entries)))
+        self.table = ComparisonTable(
+            [tr(c) for c in CRITERIA],
+            [tr(entry.name) for entry in self.entries],
+            [[tr(text) for text in entry.criteria] for entry in self.entries],
         )
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         # The table can be dragged smaller, or away, to give the figure the whole page.
         figure_and_table = QSplitter(Qt.Orientation.Vertical, objectName="figure_and_table")
         figure_and_table.addWidget(self.similarity_view)
