@@ -459,3 +459,23 @@ def test_an_effective_base_reads_as_theta_does(base, text):
 
 def test_the_caption_writes_l0_as_the_plot_does(tab):
     assert tab.caption_parameters().endswith("yarn ×8, L0 8,192")  # it read L0 8192
+
+
+@pytest.mark.parametrize("sweep", [8192, 20_000, 300_000])
+def test_the_dynamic_curve_reaches_the_sweep_s_length(sweep):
+    # Qwen2.5's YaRN preset: L0 32,768, the curve from 16,384, its marker at 8,192 beside it
+    scaling = RopeScaling(
+        head_dim=128,
+        base=1e6,
+        method="yarn",
+        factor=4.0,
+        original_context=32768,
+        max_position_embeddings=32768,
+    )
+    params = ExtensionParams(scaling, 131072, sweep, pages=("dynamic",))
+    page = compute_extension(params, torch.device("cpu")).dynamic
+    assert page.lengths[0] <= sweep <= page.lengths[-1]
+    assert page.lengths[0] == min(sweep, 16384) and page.lengths[-1] == max(sweep, 131072)
+    assert (page.dynamic_base[page.lengths <= 32768] == 1e6).all()  # θ itself up to L0
+    dynamic = scaling.with_changes(method="dynamic")
+    assert page.sweep_base == rope_scaling.effective_base(dynamic, sweep)

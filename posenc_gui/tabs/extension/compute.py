@@ -124,12 +124,12 @@ def _decay_page(
 
 def _dynamic_page(p: ExtensionParams) -> DynamicPage:
     s = p.scaling
-    low = max(1, s.max_position_embeddings // 2)
-    lengths = np.unique(
-        np.linspace(
-            low, max(p.target_context, 2 * s.max_position_embeddings), DYNAMIC_POINTS
-        ).astype(int)
-    )
+    # from half the trained context to the target (twice the trained one at least), and to
+    # the sweep's length wherever it is: its marker lies on the curve (8,192 was left of one
+    # starting at 16,384)
+    low = min(max(1, s.max_position_embeddings // 2), p.sweep_length)
+    high = max(p.target_context, 2 * s.max_position_embeddings, p.sweep_length)
+    lengths = np.unique(np.linspace(low, high, DYNAMIC_POINTS).astype(int))
     if s.rotary_dim < 4:  # NTK's exponent d/(d−2) needs d ≥ 4: no curve to draw
         return DynamicPage(lengths[:0], np.array([]), None)
     dynamic = s.with_changes(method="dynamic")
