@@ -188,12 +188,18 @@ def test_a_view_too_short_for_its_texts_scrolls_instead_of_clipping(sized_window
     assert area.verticalScrollBar().maximum() > 0  # the figures scroll
 
 
-@pytest.mark.parametrize("presentation", [False, True], ids=["normal", "presentation"])
-def test_the_comparison_keeps_a_readable_plot_and_whole_names(sized_window, qtbot, presentation):
-    window = sized_window((1280, 720), presentation=presentation)
+def _compare_tab(sized_window, qtbot, size: tuple[int, int], presentation: bool):
+    """The Compare tab in front of a window of ``size``, its frame drawn."""
+    window = sized_window(size, presentation=presentation)
     tab = window.tab("compare")
     window.tabs.setCurrentWidget(tab)
     _drawn(qtbot, tab)
+    return tab
+
+
+@pytest.mark.parametrize("presentation", [False, True], ids=["normal", "presentation"])
+def test_the_comparison_keeps_a_readable_plot_and_whole_names(sized_window, qtbot, presentation):
+    tab = _compare_tab(sized_window, qtbot, (1280, 720), presentation)
     look = Look(presentation=presentation)
     # the table gives way to the figure: the plot keeps PLOT_HEIGHT px of data at least
     assert tab.similarity_view.plot.vb.height() >= PLOT_HEIGHT * look.scale - 1
@@ -261,11 +267,7 @@ def test_the_score_pages_four_heatmaps_are_drawn_the_same_size(sized_window, qtb
 def test_the_comparison_shows_every_column_in_a_1500_px_window(sized_window, qtbot, presentation):
     # in presentation mode "Implementation difficulty" made the criteria 260 px wide: RoPE's
     # column was cut and 2-D axial RoPE's scrolled out of view; names break onto two lines there
-    window = sized_window((1500, 950), presentation=presentation)
-    tab = window.tab("compare")
-    window.tabs.setCurrentWidget(tab)
-    _drawn(qtbot, tab)
-    table = tab.table
+    table = _compare_tab(sized_window, qtbot, (1500, 950), presentation).table
     assert table.horizontalScrollBar().maximum() == 0  # nothing to scroll to across
     names = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
     assert names[-1] == ("2-D axial\nRoPE" if presentation else "2-D axial RoPE")
