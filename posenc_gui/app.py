@@ -216,7 +216,10 @@ def install_fonts(app: QApplication) -> None:
     # The family Latin text is drawn in now (DejaVu Sans, Segoe UI), named: a generic "Sans
     # Serif" followed by fallbacks resolves to a fallback, which drew Latin in the CJK font's
     # narrower glyphs (an SVG's words, drawn by a viewer's own sans, ran into each other).
-    font.setFamily(QFontInfo(font).family())
+    # Not a hidden system family (macOS's ".AppleSystemUIFont": Qt warns when it is named).
+    drawn = QFontInfo(font).family()
+    if drawn and not drawn.startswith("."):
+        font.setFamily(drawn)
     QFontDatabase.addApplicationFont(str(resource_path("fonts", "DroidSansFallbackFull.ttf")))
     app.setFont(with_cjk_fonts(font, QFontDatabase.families()))  # plots take the app's font
 

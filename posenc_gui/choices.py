@@ -85,6 +85,13 @@ def format_number(value: float) -> str:
     return f"{int(value):,}" if whole and float(short) != value else short
 
 
+def rounded_number(value: float) -> str:
+    """A derived magnitude (a wavelength, an effective base) as θ is written: 6.283, 1,117,
+    54,410, 2,560,400, 1e+12: whole with separators from 1,000 to 10⁷ (its fraction tells
+    nothing there), four significant digits otherwise (not 1.49e+04 beside 4080)."""
+    return f"{value:,.0f}" if 1000 <= round(value) < 1e7 else f"{value:.4g}"
+
+
 # Full-width forms (U+FF01–FF5E, a Chinese input method's digits, commas, points, signs and
 # letters) as their ASCII ones, the ideographic space as a space, the enumeration comma 、 as a
 # comma, the ideographic full stop 。 (what "." types in Chinese punctuation) as a point and

@@ -218,3 +218,22 @@ def test_numbers_are_written_short_but_never_rounded_when_whole(value, shown):
     from posenc_gui.choices import format_number
 
     assert format_number(value) == shown
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (6.283185, "6.283"),  # a wavelength in a rotation panel's title
+        (999.96, "1,000"),
+        (14_903.7, "14,904"),  # not 1.49e+04 beside 4080
+        (2.5604e6, "2,560,400"),
+        (82_772.43, "82,772"),  # an NTK-scaled effective base
+        (1e6, "1,000,000"),  # not 1e+06 beside θ 1,000,000
+        (4.078e12, "4.078e+12"),  # θ 10¹²'s slowest pair, in a narrow panel
+        (1e12, "1e+12"),
+    ],
+)
+def test_derived_magnitudes_read_as_theta_does(value, shown):
+    from posenc_gui.choices import rounded_number
+
+    assert rounded_number(value) == shown

@@ -820,17 +820,20 @@ def test_curves_equal_but_for_rounding_get_a_readable_range(qtbot):
     view = shown_view(qtbot, 600, 400)
     x = np.zeros(1)
     ones = [1.0, 1.0 - 2**-53, 1.0 + 2**-52, 1.0 - 2**-52]
-    view.set_curves([Curve(f"c{k}", x, np.array([one])) for k, one in enumerate(ones)])
-    qtbot.wait(50)
-    low, high = view.plot.vb.viewRange()[1]
-    assert low < 1.0 < high and high - low > 0.1
-    labels = drawn_tick_labels(view.plot.getAxis("left"))
-    assert labels and all(len(label) <= 4 for label in labels), labels
+    flat = [Curve(f"c{k}", x, np.array([one])) for k, one in enumerate(ones)]
     # a range that is small but the data's own stays as it is
     view.set_curves([Curve("small", np.arange(2.0), np.array([1e-10, 3e-10]))])
     qtbot.wait(50)
     low, high = view.plot.vb.viewRange()[1]
     assert 0.5e-10 < low < 1e-10 and 3e-10 < high < 3.5e-10
+    for log in (False, True):  # after that tiny range too, and on a log axis
+        view.set_log(y=log)
+        view.set_curves(flat)
+        qtbot.wait(50)
+        low, high = view.plot.vb.viewRange()[1]
+        assert low < (0.0 if log else 1.0) < high and high - low > 0.1
+        labels = drawn_tick_labels(view.plot.getAxis("left"))
+        assert labels and all(len(label) <= 4 for label in labels), labels
 
 
 def test_a_legend_refits_when_the_y_axis_widens_for_its_labels(qtbot):

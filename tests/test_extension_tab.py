@@ -15,7 +15,6 @@ from posenc_gui.encodings import binning, rope_scaling
 from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.encodings.rope_scaling import RopeScaling
 from posenc_gui.tabs.extension.compute import ExtensionParams, compute_extension
-from posenc_gui.tabs.extension.figures import base_text
 from tests.test_real_configs import PHIMOE
 
 
@@ -440,21 +439,6 @@ def test_a_number_box_without_a_slider_refuses_what_does_not_fit_saying_so(tab, 
     qtbot.keyClick(line, Qt.Key.Key_Return)
     assert box.value() == 40.0 and "beta_fast" not in tab.message.text()
     assert tab.attention_factor.text() == "0"  # not 0.000000000000000
-
-
-@pytest.mark.parametrize(
-    ("base", "text"),
-    [
-        (500_000.0, "500,000"),
-        (1e6, "1,000,000"),
-        (82_772.43, "82,772"),
-        (1e12, "1e+12"),
-        (123.4, "123.4"),
-    ],
-)
-def test_an_effective_base_reads_as_theta_does(base, text):
-    # the readout wrote 1e+06 beside "θ 1,000,000" in the legend
-    assert base_text(base) == text
 
 
 def test_the_caption_writes_l0_as_the_plot_does(tab):

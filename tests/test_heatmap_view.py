@@ -51,6 +51,9 @@ def test_signed_data_is_centred_on_the_diverging_map_one_sided_data_sequential(q
     view.set_data(np.zeros((1, 1)))
     assert view.colorbar.levels() == (-0.5, 0.5)
     np.testing.assert_array_equal(lut(view), colormap("diverging").getLookupTable(nPts=8))
+    view.set_data(np.full((2, 2), 0.3))  # one-sided, whatever its unit range holds
+    assert view.colorbar.levels() == (-0.2, 0.8)
+    np.testing.assert_array_equal(lut(view), colormap("sequential").getLookupTable(nPts=8))
     view.set_data(np.full((2, 2), 7.0))
     assert view.colorbar.levels() == (6.5, 7.5)
     np.testing.assert_array_equal(lut(view), colormap("sequential").getLookupTable(nPts=8))

@@ -13,7 +13,6 @@ import torch
 from posenc_gui.encodings import rope
 from posenc_gui.encodings.rope import RANDOM_SAMPLES, QueryKey
 from posenc_gui.tabs.rope.compute import ERROR_FLOOR, RopeParams, compute_rope
-from posenc_gui.tabs.rope.figures import wavelength_text
 from posenc_gui.tabs.rope.tab import ANIMATION_MS
 from tests.conftest import FRAME_TIMEOUT_MS
 
@@ -370,11 +369,3 @@ def test_the_precision_titles_break_lines_around_their_formula_never_inside(
             rows = [layout.lineAt(i) for i in range(layout.lineCount())]
             pieces = [text[row.textStart() : row.textStart() + row.textLength()] for row in rows]
             assert any(formula in piece for piece in pieces), (width, pieces)
-
-
-@pytest.mark.parametrize(
-    ("wavelength", "text"),
-    [(6.283185, "6.283"), (1117.3, "1,117"), (14_903.7, "14,904"), (2.5604e6, "2,560,400")],
-)
-def test_wavelengths_in_panel_titles_read_in_one_form(wavelength, text):
-    assert wavelength_text(wavelength) == text

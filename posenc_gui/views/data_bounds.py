@@ -19,7 +19,8 @@ Range = list[float] | None  # [low, high] on one axis, None where nothing is dra
 # x, y, pixels drawn beyond each point, and the item drawing them (hidden: they bound nothing)
 Points = tuple[np.ndarray, np.ndarray, float, pg.GraphicsObject | None]
 Marks = tuple[Sequence[float], Sequence[float]]  # x positions, y positions
-FLAT = 1e-12  # values closer than this, relative to their size, are one value
+FLAT = 1e-12  # values closer than this (about 4,500 ulps) relative to their size are one value
+FLAT_ROOM = 0.05  # of such a value, the range around it (0.5 at least; half a decade on log)
 
 
 class DataBounds:
@@ -96,10 +97,14 @@ class DataBounds:
             pixel = (high - low) / length
             for least, most, padding in padded:
                 low, high = min(low, least - padding * pixel), max(high, most + padding * pixel)
-        if high - low <= FLAT * max(abs(low), abs(high)):
+        # log10 on a log axis: a spread in it is a relative one in the data
+        size = 1.0 if self._log[axis] else max(abs(low), abs(high))
+        if high - low <= FLAT * size:
             # rounding's spread, not the data's (every curve 1 at a single distance, ±1 ulp):
-            # one value, which pyqtgraph gives a readable range (it labelled 1.000000000000003 …)
-            low = high = (low + high) / 2
+            # one value, given a range that reads (it was labelled 1.000000000000003 …)
+            centre = (low + high) / 2
+            room = 0.5 if self._log[axis] else max(abs(centre) * FLAT_ROOM, 0.5)
+            return [centre - room, centre + room]
         return [low, high]
 
 

@@ -278,9 +278,10 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         (a cyclic view keeps its map)."""
         finite = values[np.isfinite(values)]
         low, high = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 1.0)
-        if not high > low:  # one value (every distance 0 at one position): a unit range on it
+        # signed data, or all 0 (every distance at one position), on the diverging map
+        signed = (low < 0 < high or low == high == 0) and self._role != CYCLIC
+        if not high > low:  # one value: a unit range on it
             low, high = low - 0.5, high + 0.5
-        signed = low < 0 < high and self._role != CYCLIC
         if self._role != CYCLIC:
             self.set_colormap(DIVERGING if signed else SEQUENTIAL)
         if signed:

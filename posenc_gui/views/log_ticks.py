@@ -20,6 +20,7 @@ from posenc_gui.views.axis_specs import linear_tick_values
 # as powers of ten (2×10⁻⁵, 10⁶) otherwise.
 WRITTEN_OUT = (1e-4, 1e5)
 SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+MOST_DIGITS = 12  # significant digits a label may need to differ from its neighbours
 
 
 def log_levels(axis: pg.AxisItem, levels: list, low: float, high: float, size: float) -> list:
@@ -33,39 +34,47 @@ def log_levels(axis: pg.AxisItem, levels: list, low: float, high: float, size: f
         first, last = math.ceil(low - 1e-9), math.floor(high + 1e-9)
         major = [(1.0, [float(k) for k in range(first, last + 1)])] if first <= last else []
     decades = {round(value) for _, values in major for value in values}
-    minor = [value for value in minor if not is_decade(value, decades)]
+    minor = [value for value in minor if not _is_decade(value, decades)]
     if len(decades) + len(minor) < 2 and high > low:
         linear = linear_tick_values(axis, 10.0**low, 10.0**high, size)
         return [(None, [math.log10(v) for v in values if v > 0]) for _, values in linear]
     return [*major, (None, minor)] if minor else major
 
 
-def is_decade(value: float, decades: set[int]) -> bool:
+def _is_decade(value: float, decades: set[int]) -> bool:
     """Whether the log-axis tick ``value`` (a log10) is one of the whole ``decades``."""
     return abs(value - round(value)) < 1e-9 and round(value) in decades
 
 
 def log_labels(values: list[float], axis_range: tuple[float, float]) -> list[str]:
     """Labels of log-axis ticks at ``values`` (log10), all in one form: written out where the
-    axis's range (log10) lies within WRITTEN_OUT, powers of ten otherwise."""
+    axis's range (log10) lies within WRITTEN_OUT, powers of ten otherwise; with four significant
+    digits, more where ticks within a decade need them to differ (1.0001, 1.0002)."""
     low, high = sorted(axis_range)
-    written_out = WRITTEN_OUT[0] <= 10.0**low and 10.0**high < WRITTEN_OUT[1]
-    return [_written(10.0**v) if written_out else _power(v) for v in values]
+    written_out = math.log10(WRITTEN_OUT[0]) <= low and high < math.log10(WRITTEN_OUT[1])
+    for digits in range(4, MOST_DIGITS + 1):
+        labels = [_written(10.0**v, digits) if written_out else _power(v, digits) for v in values]
+        if len(set(labels)) == len(labels):
+            break
+    return labels
 
 
-def _written(value: float) -> str:
-    """0.002, 1.5, 250, 50k: four significant digits at most, trailing zeros dropped."""
-    if value >= 1e4:
-        return f"{_written(value / 1e3)}k"
+def _written(value: float, digits: int) -> str:
+    """0.002, 1.5, 250, 50k: ``digits`` significant digits at most, trailing zeros dropped."""
+    rounded = float(np.format_float_positional(value, precision=digits, fractional=False))
+    if rounded >= 1e4:  # rounded first: 9,999.99 is 10k, beside 20k
+        return f"{_written(rounded / 1e3, digits)}k"
     return str(
-        np.format_float_positional(value, precision=4, unique=False, fractional=False, trim="-")
+        np.format_float_positional(
+            rounded, precision=digits, unique=False, fractional=False, trim="-"
+        )
     )
 
 
-def _power(log_value: float) -> str:
+def _power(log_value: float, digits: int) -> str:
     """10⁶, 2×10⁻⁵, 1.5×10³."""
     exponent = math.floor(log_value + 1e-9)
-    mantissa = _written(10.0 ** (log_value - exponent))
+    mantissa = _written(10.0 ** (log_value - exponent), digits)
     if mantissa == "10":  # rounded up to the next decade
         mantissa, exponent = "1", exponent + 1
     power = "10" + str(exponent).translate(SUPERSCRIPT)

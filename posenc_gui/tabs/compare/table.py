@@ -23,7 +23,7 @@ class ComparisonTable(QTableWidget):
         super().__init__(len(criteria), len(names))
         self.setObjectName("comparison")
         self._labels = {
-            lines: ([_lines(c, lines) for c in criteria], [_lines(n, lines) for n in names])
+            lines: ([_broken(c, lines) for c in criteria], [_broken(n, lines) for n in names])
             for lines in (1, 2)
         }
         for column, texts in enumerate(cells):
@@ -80,7 +80,7 @@ class ComparisonTable(QTableWidget):
             self._fit_headers()
 
 
-def _lines(text: str, lines: int) -> str:
+def _broken(text: str, lines: int) -> str:
     """``text`` on one line, or broken onto two at its space nearest the middle (none: as it
     is)."""
     spaces = [at for at, char in enumerate(text) if char == " "]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc_gui.choices import format_number
+from posenc_gui.choices import rounded_number
 from posenc_gui.encodings.rope_scaling import BLENDED, INTERPOLATED, KEPT, STILL
 from posenc_gui.i18n import N_, tr
 from posenc_gui.pooled import distances_note
@@ -198,16 +198,10 @@ def readout_text(frame: ExtensionFrame) -> str:
         "angles never seen in training"
     ).format(
         frame.attention_factor,
-        base_text(frame.effective_base),
+        rounded_number(frame.effective_base),
         counts[KEPT],
         counts[BLENDED],
         counts[INTERPOLATED],
         int(frame.unseen.sum()),
         still,
     )
-
-
-def base_text(base: float) -> str:
-    """A base as θ is written everywhere (500,000; 1e+12), whole from 1,000 on: an NTK-scaled
-    base's fraction tells nothing (it read 1e+06 beside θ 1,000,000)."""
-    return format_number(round(base)) if base >= 1000 else f"{base:.6g}"

@@ -192,9 +192,3 @@ def draw_precision(tab: RopeTab, frame: RopeFrame, page: PrecisionPage) -> list[
             ).format(p.dtype, page.unrepresentable, float(np.finfo(np.float16).max))
         )
     return notes
-
-
-def wavelength_text(wavelength: float) -> str:
-    """A pair's wavelength in positions for its panel's title, whole from 1,000 on: 6.283,
-    1,117, 54,410, 2,560,000 (not 5.441e+04 beside 4080)."""
-    return f"{wavelength:,.0f}" if wavelength >= 1000 else f"{wavelength:.4g}"

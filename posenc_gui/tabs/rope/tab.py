@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from posenc_gui.choices import format_number
+from posenc_gui.choices import format_number, rounded_number
 from posenc_gui.controls import IntControl, index_list, parse_indices
 from posenc_gui.encodings.rope import QueryKey
 from posenc_gui.i18n import N_, tr
@@ -37,7 +37,6 @@ from posenc_gui.tabs.rope.figures import (
     draw_layouts,
     draw_precision,
     draw_tables,
-    wavelength_text,
 )
 from posenc_gui.views import CurvesView, HeatmapView
 from posenc_gui.views.deferred import settle
@@ -391,7 +390,7 @@ class RopeTab(Tab):
         title = tr("pair {0}<br>θ\u00a0= {1:.3g}, λ\u00a0= {2}")
         self.rotation_view.set_panels(
             [
-                RotationPanel(title.format(i, theta, wavelength_text(2 * np.pi / theta)), trail)
+                RotationPanel(title.format(i, theta, rounded_number(2 * np.pi / theta)), trail)
                 for i, theta, trail in zip(frame.pairs, frame.inv_freq, frame.trails, strict=True)
             ]
         )
