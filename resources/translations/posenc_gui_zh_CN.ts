@@ -424,6 +424,10 @@
       <translation>简单</translation>
     </message>
     <message>
+      <source>(d) PE(p)·PE(p+k) against distance k</source>
+      <translation>(d) PE(p)·PE(p+k) 随距离 k 变化</translation>
+    </message>
+    <message>
       <source>PE[p, 2i] = sin(p·ω&lt;sub&gt;i&lt;/sub&gt;), PE[p, 2i+1] = cos(p·ω&lt;sub&gt;i&lt;/sub&gt;), ω&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;. PE(p)·PE(p+k) = Σ&lt;sub&gt;i&lt;/sub&gt; cos(k·ω&lt;sub&gt;i&lt;/sub&gt;) depends on k only.</source>
       <translation>PE[p, 2i] = sin(p·ω&lt;sub&gt;i&lt;/sub&gt;)，PE[p, 2i+1] = cos(p·ω&lt;sub&gt;i&lt;/sub&gt;)，ω&lt;sub&gt;i&lt;/sub&gt; = θ&lt;sup&gt;−2i/d&lt;/sup&gt;。PE(p)·PE(p+k) = Σ&lt;sub&gt;i&lt;/sub&gt; cos(k·ω&lt;sub&gt;i&lt;/sub&gt;) 只取决于 k。</translation>
     </message>
@@ -434,10 +438,6 @@
     <message>
       <source>(b) Waveforms PE[:, i]</source>
       <translation>(b) 波形 PE[:, i]</translation>
-    </message>
-    <message>
-      <source>(d) PE(p)·PE(p+k) against distance k</source>
-      <translation>(d) PE(p)·PE(p+k) 随距离 k 变化</translation>
     </message>
     <message>
       <source>interleaved (paper)</source>
@@ -568,6 +568,10 @@
       <translation>上下文扩展</translation>
     </message>
     <message>
+      <source>(c) Decay of q·k (q = k = 1)</source>
+      <translation>(c) q·k 的衰减（q = k = 1）</translation>
+    </message>
+    <message>
       <source>none (plain RoPE)</source>
       <translation>无（原始 RoPE）</translation>
     </message>
@@ -602,10 +606,6 @@
     <message>
       <source>not rotated</source>
       <translation>不旋转</translation>
-    </message>
-    <message>
-      <source>(c) Decay of q·k (q = k = 1)</source>
-      <translation>(c) q·k 的衰减（q = k = 1）</translation>
     </message>
     <message>
       <source>(f) Dynamic NTK: base against sequence length</source>
@@ -1412,16 +1412,16 @@
       <translation>RoPE 随机 q：均值 ± 标准差</translation>
     </message>
     <message>
+      <source>(d) Long-term decay of q·k</source>
+      <translation>(d) q·k 的远程衰减</translation>
+    </message>
+    <message>
       <source> (sampled)</source>
       <translation>（采样）</translation>
     </message>
     <message>
       <source>(a) Angle m·θᵢ mod 2π</source>
       <translation>(a) 角度 m·θᵢ mod 2π</translation>
-    </message>
-    <message>
-      <source>(d) Long-term decay of q·k</source>
-      <translation>(d) q·k 的远程衰减</translation>
     </message>
     <message>
       <source>completes a turn within seq_len</source>

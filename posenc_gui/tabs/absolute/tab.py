@@ -22,6 +22,7 @@ from posenc_gui.views import Curve, CurvesView, HeatmapView
 from posenc_gui.views.style import set_title
 
 DEFAULT_SENTENCE = "我爱你，中国。"
+OFFSET_TITLE = N_("(d) PE(p)·PE(p+k) against distance k")  # and, as drawn, what a pixel averages
 NOTE = N_(
     "PE[p, 2i] = sin(p·ω<sub>i</sub>), PE[p, 2i+1] = cos(p·ω<sub>i</sub>), "
     "ω<sub>i</sub> = θ<sup>−2i/d</sup>. PE(p)·PE(p+k) = Σ<sub>i</sub> cos(k·ω<sub>i</sub>) "
@@ -79,9 +80,7 @@ class AbsoluteTab(Tab):
             tr("similarity"),
             square=True,
         )
-        self.offset_view = CurvesView(
-            tr("(d) PE(p)·PE(p+k) against distance k"), tr("distance k"), tr("similarity")
-        )
+        self.offset_view = CurvesView(tr(OFFSET_TITLE), tr("distance k"), tr("similarity"))
         self.add_view("table", self.table_view, 0, 0)
         self.add_view("wave", self.wave_view, 0, 1)
         self.add_view("similarity", self.similarity_view, 1, 0)
@@ -247,5 +246,4 @@ class AbsoluteTab(Tab):
             ],
             x_extent=(-(p.seq_len - 1), p.seq_len),
         )
-        title = tr("(d) PE(p)·PE(p+k) against distance k")
-        set_title(self.offset_view.plot, title + distances_note(frame.offset_per_pixel))
+        set_title(self.offset_view.plot, tr(OFFSET_TITLE) + distances_note(frame.offset_per_pixel))

@@ -13,6 +13,8 @@ from posenc_gui.tabs.extension.compute import DecayPage, DynamicPage, ExtensionF
 from posenc_gui.views import Curve, CurvesView, Line, Span
 from posenc_gui.views.style import set_title
 
+DECAY_TITLE = N_("(c) Decay of q·k (q = k = 1)")  # and, as drawn, what a pixel averages
+
 # palette: green, orange, blue, and the text colour for pairs that never turn
 REGION_COLOURS = {KEPT: 3, BLENDED: 5, INTERPOLATED: 1, STILL: 0}
 METHOD_LABELS = {
@@ -56,9 +58,7 @@ class ExtensionFigures:
         self.wavelength_view.set_log(y=True)
         self.ratio_view = CurvesView(tr("(b) θ′ᵢ / θᵢ per pair"), tr("pair i"), tr("ratio"))
         self.ratio_view.set_log(y=True)
-        self.decay_view = CurvesView(
-            tr("(c) Decay of q·k (q = k = 1)"), tr("distance"), tr("score")
-        )
+        self.decay_view = CurvesView(tr(DECAY_TITLE), tr("distance"), tr("score"))
         self.angle_view = CurvesView(
             tr("(d) Angle budget per pair"), tr("pair i"), tr("largest angle (rad)")
         )
@@ -141,8 +141,7 @@ class ExtensionFigures:
             ],
             x_extent=(0, p.target_context),
         )
-        title = tr("(c) Decay of q·k (q = k = 1)")
-        set_title(self.decay_view.plot, title + distances_note(decay.per_pixel))
+        set_title(self.decay_view.plot, tr(DECAY_TITLE) + distances_note(decay.per_pixel))
 
         unseen = [  # named in the legend only where there are some
             Curve(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from posenc_gui.i18n import tr
+from posenc_gui.i18n import N_, tr
 from posenc_gui.pooled import distances_note
 from posenc_gui.tabs.rope.compute import (
     ERROR_FLOOR,
@@ -20,6 +20,8 @@ from posenc_gui.tabs.rope.compute import (
 )
 from posenc_gui.views import Band, Curve, Line
 from posenc_gui.views.style import CYCLIC, DIVERGING, set_title
+
+DECAY_TITLE = N_("(d) Long-term decay of q·k")  # and, as drawn, what a pixel averages
 
 if TYPE_CHECKING:
     from posenc_gui.tabs.rope.tab import RopeTab
@@ -123,7 +125,7 @@ def _draw_decay(tab: RopeTab, seq_len: int, page: InvariancePage) -> None:
     )
     # on a log axis the first pixels hold a distance each: its first pixel is no mean
     note = "" if log else distances_note(page.decay_per_pixel)
-    set_title(tab.decay_view.plot, tr("(d) Long-term decay of q·k") + note)
+    set_title(tab.decay_view.plot, tr(DECAY_TITLE) + note)
 
 
 def draw_layouts(tab: RopeTab, frame: RopeFrame, page: LayoutsPage) -> None:

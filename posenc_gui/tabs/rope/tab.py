@@ -33,6 +33,7 @@ from posenc_gui.tabs.rope.compute import (
     compute_rotation,
 )
 from posenc_gui.tabs.rope.figures import (
+    DECAY_TITLE,
     draw_invariance,
     draw_layouts,
     draw_precision,
@@ -162,9 +163,7 @@ class RopeTab(Tab):
         self.invariance_view = CurvesView(
             tr("(c) Relative invariance: shift both by t"), tr("shift t"), tr("score")
         )
-        self.decay_view = CurvesView(
-            tr("(d) Long-term decay of q·k"), tr("relative distance n − m"), tr("score")
-        )
+        self.decay_view = CurvesView(tr(DECAY_TITLE), tr("relative distance n − m"), tr("score"))
         self.layout_view = HeatmapView(
             tr("(f) Pair of each channel"),
             tr("channel"),
