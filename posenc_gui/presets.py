@@ -37,6 +37,18 @@ class Preset:
         model = self.model
         return None if model is None else model.primary
 
+    @property
+    def plain_rope(self) -> bool:
+        """RoPE without scaling over the whole head (what the RoPE tab draws). GPT-NeoX's
+        ``rotary_pct`` 0.25 rotates 24 of 96 channels: 12 pairs with θ_i = θ^(−2i/24), not
+        48 with θ^(−2i/96)."""
+        scaling = self.rope if self.kind == "rope" else None
+        return (
+            scaling is not None
+            and scaling.method == "default"
+            and scaling.rotary_dim == scaling.head_dim
+        )
+
 
 def _preset(entry: object, index: int, kinds: Collection[str]) -> Preset:
     where = f"presets[{index}]"

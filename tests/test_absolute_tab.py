@@ -220,6 +220,8 @@ def test_token_labels_set_seq_len_and_label_the_axis(window, drive):
     assert "labels positions with tokens" in held.text() and not held.isHidden()
     assert drawn_tick_labels(tab.table_view.plot.getAxis("left")) == list("我爱你，中国。")
     assert drawn_tick_labels(tab.wave_view.plot.getAxis("bottom")) == list("我爱你，中国。")
+    for side in ("left", "bottom"):  # queries and keys are both positions
+        assert drawn_tick_labels(tab.similarity_view.plot.getAxis(side)) == list("我爱你，中国。")
     np.testing.assert_allclose(drawn_table(window), expected_table(7, 128, 10000.0), atol=VIEW_ATOL)
     drive(window, lambda: tab.tokens.setText("Hello"))
     assert window.parameters.seq_len.value() == 5

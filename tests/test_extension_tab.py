@@ -188,13 +188,26 @@ def test_other_presets_set_their_tabs(window, drive):
     assert (relative.scheme.currentData(), relative.n_heads.value()) == ("alibi", 112)
     drive(window, lambda: window.apply_preset(preset(window, "T5-base")), channel="relative")
     assert relative.scheme.currentData() == "t5" and window.parameters.d_model.value() == 768
-    drive(window, lambda: window.apply_preset(preset(window, "GPT-NeoX-20B")), channel="rope")
+    drive(window, lambda: window.apply_preset(preset(window, "GPT-NeoX-20B")), channel="extension")
     assert window.tab("rope").layout_choice.currentData() == "half"
     assert window.parameters.head_dim.value() == 96
     drive(window, lambda: window.apply_preset(preset(window, "LLaMA-2-7B")), channel="rope")
     assert window.tab("rope").layout_choice.currentData() == "interleaved"
+    assert window.tabs.currentWidget() is window.tab("rope")  # the whole head rotates
     drive(window, lambda: window.apply_preset(preset(window, "Transformer base (2017)")))
     assert window.parameters.d_model.value() == 512
+
+
+def test_a_model_rotating_part_of_its_head_opens_where_the_factor_is(window, drive):
+    # GPT-NeoX-20B: rotary_pct 0.25 of head_dim 96, so 12 pairs θ_i = θ^(−2i/24) rotate; the
+    # RoPE tab (the whole head) would draw 48 pairs of θ^(−2i/96)
+    drive(window, lambda: window.apply_preset(preset(window, "GPT-NeoX-20B")), channel="extension")
+    tab = window.tab("extension")
+    assert window.tabs.currentWidget() is tab and tab.current_page() == "frequencies"
+    assert tab.partial_rotary_factor.value() == 0.25
+    pairs, wavelengths = data(tab.figures.wavelength_view.curve_items[1])
+    np.testing.assert_array_equal(pairs, np.arange(12))
+    np.testing.assert_allclose(wavelengths, 2 * math.pi * 10000.0 ** (np.arange(0, 24, 2) / 24))
 
 
 def test_a_preset_opens_its_page_resets_its_tabs_and_says_what_changed(window, drive):

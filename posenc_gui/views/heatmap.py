@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QGraphicsGridLayout, QGraphicsWidget, QSizePolicy
 
 from posenc_gui.encodings.window import Window
@@ -94,6 +94,7 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         layout.addItem(self.plot.titleLabel, 0, 1, 1, layout.columnCount() - 1)
         self.x_edges = self.y_edges = np.arange(2)  # data coordinates of the drawn cells
         self._row_labels: list[str] | None = None
+        self._col_labels: list[str] | None = None
         self._levels: tuple[float, float] | None = None
         self._mask_drawn: tuple[np.ndarray, str] | None = None  # the NaN cells and their grey
         self._ticks: tuple[list | None, list | None] | None = None
@@ -130,15 +131,17 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         y_edges: np.ndarray | None = None,
         levels: tuple[float, float] | None = None,
         row_labels: Sequence[str] | None = None,
+        col_labels: Sequence[str] | None = None,
         extent: tuple[int, int] | None = None,
     ) -> None:
         """Draw ``values`` ``[rows, cols]``; row ``r`` covers ``y_edges[r] … y_edges[r+1]``.
 
         ``extent`` ``(cols, rows)`` is the size of the whole array when ``values`` is a window
         of it (default: the edges' end). ``levels`` default to ``±max|values|`` (centred for the
-        diverging colormap); ``row_labels`` replace the left axis ticks (one per row).
+        diverging colormap); ``row_labels`` replace the left axis ticks (one per row),
+        ``col_labels`` the bottom axis ticks (one per column).
         """
-        given = (values, x_edges, y_edges, levels, row_labels, extent, current_look())
+        given = (values, x_edges, y_edges, levels, row_labels, col_labels, extent, current_look())
         if same_input(given, self._drawn):
             return  # nothing to draw anew (see posenc_gui.views.unchanged)
         self._drawn = given
@@ -146,6 +149,7 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         # edges and labels together: a range change below redraws the ticks from both
         self.x_edges, self.y_edges = _edges(x_edges, cols), _edges(y_edges, rows)
         self._row_labels = None if row_labels is None else list(row_labels)
+        self._col_labels = None if col_labels is None else list(col_labels)
         # room for every row's label (a strip of a few rows); none asked for without labels
         labelled = 0 if row_labels is None else min(len(row_labels), ROOM_FOR_ROWS)
         need = LABEL_ROW_PX * current_look().scale * labelled
@@ -250,10 +254,15 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         """Cell-centred ticks, every n-th where the view is too small for all (recomputed on
         resize); set only when they change."""
         scale = current_look().scale
-        digits = len(str(int(self.x_edges[-1])))
+        if self._col_labels is None:  # indices: 8 px a digit and a gap
+            label_px = (8 * len(str(int(self.x_edges[-1]))) + 8) * scale
+        else:  # the widest label as drawn and a gap
+            metrics = QFontMetricsF(tick_font())
+            label_px = max(map(metrics.horizontalAdvance, self._col_labels), default=0.0)
+            label_px += 4 * scale
         width, height = self._drawn_size()
         left = _centre_ticks(self.y_edges, self._row_labels, _stride(height, LABEL_ROW_PX * scale))
-        bottom = _centre_ticks(self.x_edges, None, _stride(width, (8 * digits + 8) * scale))
+        bottom = _centre_ticks(self.x_edges, self._col_labels, _stride(width, label_px))
         if (left, bottom) != self._ticks:
             self._ticks = (left, bottom)
             self.plot.getAxis("left").setTicks(left)

@@ -218,12 +218,17 @@ class AbsoluteTab(Tab):
             )
         set_title(self.wave_view.plot, title)
         kind = tr("cosine") if p.cosine else "PE·PEᵀ"
-        similarity_labels = labels if len(frame.similarity_row_edges) == p.seq_len + 1 else None
+        # labels where each row (column) is one position and all are shown
+        row_labels, col_labels = (
+            labels if len(edges) == p.seq_len + 1 else None
+            for edges in (frame.similarity_row_edges, frame.similarity_col_edges)
+        )
         self.similarity_view.set_data(
             frame.similarity,
             x_edges=frame.similarity_col_edges,
             y_edges=frame.similarity_row_edges,
-            row_labels=similarity_labels,
+            row_labels=row_labels,
+            col_labels=col_labels,
             extent=(p.seq_len, p.seq_len),
         )
         rows, cols = self.similarity_view.cell_span()

@@ -35,7 +35,8 @@ class ExtensionTab(Tab):
 
     @classmethod
     def shows_preset(cls, preset: Preset) -> bool:
-        return preset.kind == "rope" and preset.rope is not None and preset.rope.method != "default"
+        # scaled, or rotating part of the head: the partial rotary factor is this tab's
+        return preset.kind == "rope" and preset.rope is not None and not preset.plain_rope
 
     @classmethod
     def preset_page(cls, preset: Preset) -> str | None:

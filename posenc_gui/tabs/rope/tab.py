@@ -66,7 +66,7 @@ class RopeTab(Tab):
 
     @classmethod
     def shows_preset(cls, preset: Preset) -> bool:
-        return preset.kind == "rope" and preset.rope is not None and preset.rope.method == "default"
+        return preset.plain_rope
 
     @classmethod
     def preset_page(cls, preset: Preset) -> str | None:
