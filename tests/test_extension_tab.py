@@ -208,6 +208,8 @@ def test_a_model_rotating_part_of_its_head_opens_where_the_factor_is(window, dri
     pairs, wavelengths = data(tab.figures.wavelength_view.curve_items[1])
     np.testing.assert_array_equal(pairs, np.arange(12))
     np.testing.assert_allclose(wavelengths, 2 * math.pi * 10000.0 ** (np.arange(0, 24, 2) / 24))
+    # no scaling (s = 1): the ratio view's 1/s line is its line at 1, labelled once
+    assert [line.label.format for line in tab.figures.ratio_view.lines] == ["1"]
 
 
 def test_a_preset_opens_its_page_resets_its_tabs_and_says_what_changed(window, drive):

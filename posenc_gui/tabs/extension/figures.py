@@ -103,6 +103,9 @@ class ExtensionFigures:
         )
 
         regions = np.array(frame.regions)
+        ratio_lines = [Line(1.0, "1", vertical=False, color=0)]
+        if s.factor != 1:  # at s = 1 the same line: one label, not two on top of each other
+            ratio_lines.append(Line(1 / s.factor, f"1/s = 1/{s.factor:g}", vertical=False, color=0))
         self.ratio_view.set_curves(
             [
                 Curve(
@@ -117,10 +120,7 @@ class ExtensionFigures:
                 if region in frame.regions and region != STILL
             ],
             spans=_region_spans(frame.regions),
-            lines=[
-                Line(1.0, "1", vertical=False, color=0),
-                Line(1 / s.factor, f"1/s = 1/{s.factor:g}", vertical=False, color=0),
-            ],
+            lines=ratio_lines,
         )
 
     def _draw_context(self, frame: ExtensionFrame, decay: DecayPage) -> None:
