@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from posenc_gui.encodings.rope_scaling import RopeScaling, scaled_inv_freq
+from posenc_gui.views.axes import END_ROOM_PX
 from tests.test_extension_tab import data
 from tests.test_real_configs import GEMMA3, LLAMA4_SCOUT
-from tests.text_boxes import drawn_tick_labels
+from tests.text_boxes import drawn_tick_labels, text_boxes
 
 
 @pytest.fixture
@@ -47,6 +48,10 @@ def test_gemma3_shows_local_and_global_layers_side_by_side(window, drive, tab):
     assert len(rows[0][0]) == 52 and set(rows[0][1]) == {0.0}
     ticks = tab.layers.pattern_view.plot.getAxis("left")._tickLevels
     assert [label for _, label in ticks[0]] == ["sliding_attention", "full_attention"]
+    # the row names keep clear of the view's left edge (no axis label there to hold them off)
+    boxes = [box for box in text_boxes(tab.layers.pattern_view) if box.kind == "tick"]
+    names = [box for box in boxes if box.text.endswith("_attention")]
+    assert len(names) == 2 and min(box.rect.left() for box in names) >= END_ROOM_PX / 2
 
 
 def test_the_controls_edit_the_main_layers_and_the_others_stay_as_imported(window, drive, tab):

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 
+from posenc_gui.views.axes import END_ROOM_PX
 from posenc_gui.views.curve_specs import Curve
 from posenc_gui.views.curves import CurvesView
 from posenc_gui.views.deferred import when_shown
@@ -40,6 +41,9 @@ class PatternView(CurvesView):
         # the left axis names the rows: no legend; the curves keep the names for export
         super().__init__(title, x_label, "", legend=False, parent=parent)
         self._rows_held = rows_held
+        # no axis label left of the row names, which would start at the view's edge
+        _, top, right, bottom = self.plot.layout.getContentsMargins()
+        self.plot.layout.setContentsMargins(END_ROOM_PX * current_look().scale, top, right, bottom)
         self.plot.setMouseEnabled(y=False)  # rows are categories
         self.plot.invertY(True)
 
