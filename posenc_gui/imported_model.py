@@ -6,7 +6,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from posenc_gui.encodings.model_config import ModelRope, read_model_config, rope_keys
+from posenc_gui.encodings.model_config import (
+    NO_ROPE,
+    LayerRope,
+    ModelRope,
+    read_model_config,
+    rope_keys,
+)
+from posenc_gui.encodings.rope_scaling import RopeScaling
+from posenc_gui.translatable import N_
+
+# Layer types a config does not name get these names from model_config: shown translated
+UNNAMED_TYPES = {"default": N_("RoPE layers"), NO_ROPE: N_("NoPE layers")}
+
+
+def layer_type_name(layer: LayerRope) -> str:
+    """The name of ``layer``'s type: the config's (``sliding_attention``), or one of
+    UNNAMED_TYPES for its caller to translate."""
+    return UNNAMED_TYPES.get(layer.layer_type, layer.layer_type)
 
 
 class ImportedModel:
@@ -45,6 +62,17 @@ class ImportedModel:
         """How many layers the model has (``num_hidden_layers``), where the config says."""
         count = self._whole("num_hidden_layers")
         return count if count is not None and count > 0 else None
+
+    def layer_types_with(self, controls: RopeScaling) -> tuple[LayerRope, ...]:
+        """The model's layer types, its main ones (``primary_layer``) with the RoPE the
+        controls set (what the tab's other views draw); () without a model."""
+        if self.model is None:
+            return ()
+        primary = self.model.primary_layer
+        return tuple(
+            LayerRope(layer.layer_type, controls, layer.layers) if layer is primary else layer
+            for layer in self.model.layer_types
+        )
 
     def clear(self) -> None:
         self.source, self.config, self.model = "", None, None

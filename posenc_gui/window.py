@@ -252,6 +252,8 @@ class MainWindow(QMainWindow):
         page = shown.preset_page(preset)
         if page is not None:
             self.tab(shown.name).show_page(page)
+        for name in taking:  # what no control holds (a model's layer types) reaches the views
+            self.tab(name).refresh()
         changed = changes(before, self.session())
         return tr("Loaded {0}: {1}").format(preset.name, ", ".join(changed) or tr("no change"))
 

@@ -72,7 +72,10 @@ def test_llama4_nope_layers_have_their_own_row_and_no_curve(window, drive, tab):
     )
     tab.ready_view("layer_wavelength")
     names = [item.name() for item in tab.layers.wavelength_view.curve_items]
-    assert names == ["default: θ 500,000, Llama 3 ×16 · 36 layers (the controls)"]
+    # the types the config leaves unnamed, named for what they are
+    assert names == ["RoPE layers: θ 500,000, Llama 3 ×16 · 36 layers (the controls)"]
+    rows = tab.layers.pattern_view.plot.getAxis("left")._tickLevels[0]
+    assert [label for _, label in rows] == ["RoPE layers", "NoPE layers"]
     rope, nope = (data(item)[0] for item in tab.layers.pattern_view.curve_items)
     assert list(nope) == list(range(3, 48, 4)) and len(rope) == 36
 

@@ -310,6 +310,19 @@ def test_llama4_layer_strip_shows_its_nope_layers(window, drive, tab):
     tab.show_view("layer_strip")
     rope_layers, nope = marks(tab.figures.layer_view)
     assert nope == list(range(3, 48, 4)) and len(rope_layers) == 36
+    labels = [label for _, label in tab.figures.layer_view.plot.getAxis("left")._tickLevels[0]]
+    assert labels == ["RoPE layers · θ 500,000 · llama3 ×16", "NoPE layers · no RoPE"]
+
+
+def test_the_layer_strip_names_the_theta_the_views_draw(window, drive, tab):
+    qwen3 = preset(window, "Qwen3-VL-8B (M-RoPE interleaved 24/20/20)")
+    drive(window, lambda: window.apply_preset(qwen3), CHANNEL)
+    tab.show_view("layer_strip")
+    labels = [label for _, label in tab.figures.layer_view.plot.getAxis("left")._tickLevels[0]]
+    assert labels == ["RoPE layers · θ 5,000,000"]
+    drive(window, lambda: window.parameters.theta.setValue(10.0), CHANNEL)
+    labels = [label for _, label in tab.figures.layer_view.plot.getAxis("left")._tickLevels[0]]
+    assert labels == ["RoPE layers · θ 10"]  # the θ of view (b), not the preset's
 
 
 def test_the_imported_model_and_sliding_window_come_back_with_a_session(window, drive, tab):

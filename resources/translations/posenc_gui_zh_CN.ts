@@ -220,6 +220,14 @@
       <translation>已忽略：{0}</translation>
     </message>
     <message>
+      <source>RoPE layers</source>
+      <translation>RoPE 层</translation>
+    </message>
+    <message>
+      <source>NoPE layers</source>
+      <translation>NoPE 层</translation>
+    </message>
+    <message>
       <source>&amp;Light theme</source>
       <translation>浅色主题(&amp;L)</translation>
     </message>

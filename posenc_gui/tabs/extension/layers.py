@@ -9,7 +9,7 @@ from posenc_gui.choices import format_number
 from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.encodings.rope_scaling import RopeScaling
 from posenc_gui.i18n import tr
-from posenc_gui.imported_model import ImportedModel
+from posenc_gui.imported_model import ImportedModel, layer_type_name
 from posenc_gui.tabs.extension.compute import LayerTypeFrame
 from posenc_gui.tabs.extension.figures import METHOD_LABELS
 from posenc_gui.views import Curve, CurvesView
@@ -20,15 +20,15 @@ from posenc_gui.views.style import set_title
 def describe(layer: LayerRope, *, edited: bool, dims: bool) -> str:
     """``sliding_attention: θ 10,000, default · 52 layers`` (``edited``: the controls set it;
     ``dims``: say the rotary dim, where layer types differ in it)."""
-    s = layer.scaling
+    s, name = layer.scaling, layer_type_name(layer)
     count = tr("{0} layers").format(len(layer.layers)) if layer.layers else tr("layers not listed")
     if s is None:
-        return f"{layer.layer_type}: {tr('no RoPE')} · {count}"
+        return f"{tr(name)}: {tr('no RoPE')} · {count}"
     scaled = f" ×{s.factor:g}" if s.method != "default" else ""
     dim = f", d {s.rotary_dim}" if dims else ""
     own = tr(" (the controls)") if edited else ""
     method = tr(METHOD_LABELS[s.method])
-    return f"{layer.layer_type}: θ {format_number(s.base)}, {method}{scaled}{dim} · {count}{own}"
+    return f"{tr(name)}: θ {format_number(s.base)}, {method}{scaled}{dim} · {count}{own}"
 
 
 class ModelLayers:
@@ -47,13 +47,7 @@ class ModelLayers:
     def layer_types(self, controls: RopeScaling) -> tuple[LayerRope, ...]:
         """The model's layer types, the one the controls edit taking their settings (one
         layer type of every layer without a model)."""
-        if self.imported.model is None:
-            return (LayerRope(tr("every layer"), controls),)
-        primary = self.imported.model.primary_layer
-        return tuple(
-            LayerRope(layer.layer_type, controls, layer.layers) if layer is primary else layer
-            for layer in self.imported.model.layer_types
-        )
+        return self.imported.layer_types_with(controls) or (LayerRope(tr("every layer"), controls),)
 
     def draw(self, kinds: tuple[LayerTypeFrame, ...]) -> None:
         """One curve and one pattern row per layer type of the frame (``frame.layer_types``)."""
@@ -73,14 +67,11 @@ class ModelLayers:
             ]
         )
         # rows without RoPE in the text colour, the others in their curve's colour
+        names = [layer_type_name(kind.layer) for kind in kinds]
         self.pattern_view.set_rows(
             [
-                Row(
-                    kind.layer.layer_type,
-                    kind.layer.layers,
-                    0 if kind.layer.scaling is None else i + 1,
-                )
-                for i, kind in enumerate(kinds)
+                Row(tr(name), kind.layer.layers, 0 if kind.layer.scaling is None else i + 1)
+                for i, (kind, name) in enumerate(zip(kinds, names, strict=True))
             ]
         )
         listed = any(kind.layer.layers for kind in kinds)

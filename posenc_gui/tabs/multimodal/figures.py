@@ -7,7 +7,7 @@ import numpy as np
 from posenc_gui.choices import format_number
 from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.i18n import N_, tr
-from posenc_gui.imported_model import ImportedModel
+from posenc_gui.imported_model import ImportedModel, layer_type_name
 from posenc_gui.tabs.multimodal.compute import SCHEMES, MultimodalFrame, ScoresPage, SequencePage
 from posenc_gui.views import Band, Curve, CurvesView, HeatmapView, Span
 from posenc_gui.views.pattern import PatternView, Row
@@ -24,13 +24,13 @@ AXIS_LABELS = {
 
 def layer_label(layer: LayerRope, window: int | None) -> str:
     """``sliding_attention · θ 10,000 · window 1,024`` — a layer type's scheme."""
-    s = layer.scaling
+    s, name = layer.scaling, layer_type_name(layer)
     if s is None:
-        return f"{layer.layer_type} · {tr('no RoPE')}"
+        return f"{tr(name)} · {tr('no RoPE')}"
     scaled = "" if s.method == "default" else f" · {s.method} ×{s.factor:g}"
     sliding = "sliding" in layer.layer_type and window is not None
     windowed = f" · {tr('window')} {window:,}" if sliding else ""
-    return f"{layer.layer_type} · θ {format_number(s.base)}{scaled}{windowed}"
+    return f"{tr(name)} · θ {format_number(s.base)}{scaled}{windowed}"
 
 
 class MultimodalFigures:

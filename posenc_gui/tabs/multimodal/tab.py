@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QSpinBox, QWidget
 from posenc_gui.choices import format_number
 from posenc_gui.controls import IntControl, index_list, number_box, parse_indices
 from posenc_gui.encodings import multimodal
+from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.i18n import N_, tr
 from posenc_gui.imported_model import ImportedModel
 from posenc_gui.presets import Preset
@@ -239,7 +240,7 @@ class MultimodalTab(Tab):
             random=self.query.currentData(),
             seed=self.seed.value(),
             timestamp_tokens=self.timestamp_tokens.value(),
-            layers=() if self.imported.model is None else self.imported.model.layer_types,
+            layers=self._layers(),
             pages=(page,),
         )
         if page != "sequence":  # the windows of its views alone (another page's views are
@@ -248,6 +249,17 @@ class MultimodalTab(Tab):
         return params.with_windows(
             figures.id_strip.windows(tokens, 3 if mrope else 2)[0],
             figures.id_curves.x_window(0, tokens),
+        )
+
+    def _layers(self) -> tuple[LayerRope, ...]:
+        """The imported model's layer types, its main ones at the θ the controls set (what
+        view (b) draws)."""
+        model = self.imported.model
+        scaling = None if model is None else model.primary_layer.scaling
+        if scaling is None:
+            return ()
+        return self.imported.layer_types_with(
+            scaling.with_changes(base=self.parameters.theta.value())
         )
 
     def caption_parameters(self) -> str:
