@@ -291,7 +291,24 @@ def test_old_names_and_ignored_keys():
         ({"head_dim": 2**40}, "head_dim: must be in"),
         ({"head_dim": 64, "max_position_embeddings": 2**64}, "max_position_embeddings: must be"),
         ({"head_dim": "64"}, "head_dim: must be an integer"),
-        ({"head_dim": 64, "max_position_embeddings": 0}, "max_position_embeddings: must be in"),
+        # L0 defaults to the context: a bad context is named as the file names it
+        ({"head_dim": 64, "max_position_embeddings": 0}, "^max_position_embeddings: must be in"),
+        (
+            {"head_dim": 64, "num_attention_heads": 1, "max_position_embeddings": 0},
+            "^max_position_embeddings: must be in",
+        ),
+        # the ramp turned round (transformers warns): fast pairs interpolated, slow ones kept
+        (
+            {
+                "head_dim": 64,
+                "rope_scaling": {"rope_type": "yarn", "factor": 4, "beta_fast": 1, "beta_slow": 32},
+            },
+            r"^rope_scaling\.beta_fast: must be at least beta_slow \(32\), got 1",
+        ),
+        (  # as transformers: one type per layer
+            {"head_dim": 64, "num_hidden_layers": 4, "layer_types": ["full_attention"]},
+            r"^layer_types: must name one type per layer \(num_hidden_layers 4\), got 1",
+        ),
         ({"head_dim": 64, "rope_theta": float("inf")}, "rope_theta: must be finite"),
         # read for the layer views even without a layer pattern (a billion layers hung them)
         (
@@ -313,3 +330,12 @@ def test_old_names_and_ignored_keys():
 def test_invalid_settings_name_the_key(config, message):
     with pytest.raises(ValueError, match=message):
         inv_freq_from_config(config)
+
+
+@pytest.mark.parametrize("seq_len", [0, -5])
+def test_a_sequence_length_is_checked_whatever_the_method(seq_len):
+    yarn = RopeScaling(64, method="yarn", factor=4.0)  # reads no seq_len, checks it still
+    with pytest.raises(ValueError, match=rf"seq_len must be in \[1, ∞\], got {seq_len}"):
+        rope_scaling.scaled_inv_freq(yarn, seq_len)
+    with pytest.raises(TypeError, match="seq_len must be an integer"):
+        rope_scaling.scaled_inv_freq(yarn, 2.5)  # type: ignore[arg-type]

@@ -246,6 +246,10 @@ def test_distance_block_means_mark_masked_blocks():
             "max_distance must be in",
         ),
         (lambda: relative.alibi_slopes(0), "n_heads must be in"),
+        (  # refused at once, not 8 GB and a minute later
+            lambda: relative.alibi_bias(1000, 1000),
+            r"n_heads × q_len × k_len is 1,000,000,000 numbers, more than the",
+        ),
         (lambda: relative.sinusoidal_relative_table(4, 5), "d_model must be even"),
         (
             lambda: relative.sinusoidal_relative_scores(torch.ones(4, 6), torch.ones(4, 6)[:, :5]),

@@ -182,6 +182,22 @@ def test_pair_channels_and_wavelengths():
         (lambda: rope.angles([float("inf")], rope.inv_freq(8)), "positions must be finite"),
         (lambda: rope.angles([1], torch.zeros(0)), "inv_freq must be a non-empty 1-D tensor"),
         (
+            lambda: rope.cos_sin(torch.tensor([1.0]), torch.tensor([0.5, float("nan")])),
+            r"inv_freq must hold finite numbers ≥ 0 \(radians per position\), got nan",
+        ),
+        (lambda: rope.wavelengths(torch.tensor([-1.0])), r"inv_freq must hold .*, got -1\.0"),
+        # refused before torch is asked for gigabytes (it failed to allocate, or the kernel
+        # killed the process)
+        (
+            lambda: rope.cos_sin(torch.arange(10**7), rope.inv_freq(128)),
+            r"positions × rotary channels \(10,000,000 × 128\) is 1,280,000,000 numbers, "
+            r"more than the 268,435,456 allowed",
+        ),
+        (
+            lambda: rope.decay(torch.arange(10**7), rope.inv_freq(128)),
+            r"positions × pairs \(10,000,000 × 64\) is 640,000,000 numbers",
+        ),
+        (
             lambda: rope.relative_scores(torch.ones(8), torch.ones(6), [0, 1], rope.inv_freq(8)),
             r"k must end in 8 channels \(two per frequency\), got shape \(6,\)",
         ),

@@ -192,6 +192,57 @@ def test_wrong_types_raise_type_error():
         sinusoidal.encode([0.0, float("nan")], 16)
     with pytest.raises(ValueError, match="channels must be in"):
         sinusoidal.encode([0, 1], 16, channels=[16])
+    for channels in ([0.5], [1.7], [True]):  # not truncated to channel 0 or 1
+        with pytest.raises(TypeError, match=r"channels must be integers"):
+            sinusoidal.encode([0, 1], 16, channels=channels)
+    with pytest.raises(ValueError, match=r"positions × channels \(10,000,000 × 512\) is"):
+        sinusoidal.encode(torch.arange(10**7), 512)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (  # a mean over 1.5 positions means nothing
+            lambda: sinusoidal.mean_table(torch.tensor([0.0]), torch.tensor([1.5]), 8),
+            r"counts must be whole numbers of positions, got \[1\.5\]",
+        ),
+        (
+            lambda: sinusoidal.closed_form_similarity(torch.tensor([float("nan")]), 8),
+            "starts must be finite",
+        ),
+        (
+            lambda: binning.mean_cos_sin(
+                torch.tensor([0]), torch.tensor([2]), torch.tensor([float("nan")])
+            ),
+            r"inv_freq must lie in \(0, π\)",
+        ),
+        (
+            lambda: run_sums.wave_sums(0, 10.5, sinusoidal.frequencies(8), torch.ones(4)),
+            "size must be an integer",
+        ),
+        (
+            lambda: run_sums.wave_sums(0, -5, sinusoidal.frequencies(8), torch.ones(4)),
+            r"size must be in \[0, ∞\], got -5",
+        ),
+        (
+            lambda: run_sums.wave_sums(0, 8, sinusoidal.frequencies(8), torch.ones(2, 3)),
+            r"cos_weights must be a real tensor ending in one weight per frequency \(4\)",
+        ),
+        (
+            lambda: run_sums.wave_sums(
+                0, 8, sinusoidal.frequencies(8), torch.ones(4), torch.ones(4, dtype=torch.cfloat)
+            ),
+            "sin_weights must be a real tensor",
+        ),
+        (
+            lambda: run_sums.wave_sums(0, 10**12, sinusoidal.frequencies(8), torch.ones(2, 4)),
+            r"the sums \(weights' rows × size\) is 2,000,000,000,000 numbers",
+        ),
+    ],
+)
+def test_runs_and_weights_are_checked(call, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        call()
 
 
 def test_column_runs_past_d_model_are_refused():

@@ -232,6 +232,11 @@ class ConfigReader:
         if kinds is not None:
             if not isinstance(kinds, list) or not all(isinstance(kind, str) for kind in kinds):
                 raise ValueError(f"{self._name('layer_types')}: must be a list of layer type names")
+            if self.get("num_hidden_layers") is not None and len(kinds) != count:
+                raise ValueError(  # as transformers: one type per layer
+                    f"{self._name('layer_types')}: must name one type per layer "
+                    f"(num_hidden_layers {count}), got {len(kinds)}"
+                )
             self.take("layer_types", kinds)
         elif (
             self.get("sliding_window_pattern") is not None
@@ -285,6 +290,8 @@ class ConfigReader:
             paths["original_max_position_embeddings"] = self._name(
                 "original_max_position_embeddings"
             )
+        elif "original_max_position_embeddings" not in paths:  # L0 is the context: named so
+            paths["original_max_position_embeddings"] = paths["max_position_embeddings"]
         if factor is None and method in ("yarn", "longrope"):
             factor = whole_number(
                 paths["max_position_embeddings"], max_positions, 1

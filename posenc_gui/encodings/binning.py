@@ -44,8 +44,12 @@ def check_runs(starts: torch.Tensor, counts: torch.Tensor) -> None:
             f"starts and counts must be two [B] tensors, got {tuple(starts.shape)} and "
             f"{tuple(counts.shape)}"
         )
+    if counts.is_floating_point() and not torch.equal(counts, counts.round()):
+        raise ValueError(f"counts must be whole numbers of positions, got {counts.tolist()[:8]}")
     if counts.numel() and int(counts.min()) < 1:  # a run of no position has no mean
         raise ValueError(f"counts must be 1 or more, got {int(counts.min())}")
+    if starts.is_floating_point() and not bool(torch.isfinite(starts).all()):
+        raise ValueError("starts must be finite")
 
 
 def length_ratios(
@@ -55,6 +59,8 @@ def length_ratios(
     ``[L, F]``, and the index of each run's length, ``[B]``."""
     check_runs(starts, counts)
     omega = inv_freq.to(torch.float64)[None, :]
+    if not bool(((omega > 0) & (omega < torch.pi)).all()):  # see below: ω in (0, π)
+        raise ValueError("inv_freq must lie in (0, π) radians per position")
     lengths, which = torch.unique(counts, return_inverse=True)  # equal runs: one or two lengths
     n = lengths.to(torch.float64)[:, None]
     # ω < π, so sin(ω/2) > 0 and the Dirichlet ratio is well conditioned in float64; for n = 1

@@ -182,7 +182,9 @@ def alibi_bias(
     Causal: ``−m_h·(i − j)`` for ``j ≤ i`` and ``−inf`` (masked) for future keys ``j > i``.
     Symmetric: ``−m_h·|i − j|``.
     """
+    heads = check_int("n_heads", n_heads, 1)
     r = relative_positions(q_len, k_len)
+    check_elements("n_heads × q_len × k_len", heads * r.numel())
     return alibi_by_distance(alibi_slopes(n_heads)[:, None, None], r, causal=causal)
 
 

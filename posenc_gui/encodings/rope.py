@@ -104,7 +104,14 @@ def _check_inv_freq(inv_freq: torch.Tensor) -> torch.Tensor:
         raise ValueError(
             f"inv_freq must be a non-empty 1-D tensor, got shape {tuple(inv_freq.shape)}"
         )
-    return inv_freq.to(torch.float64)
+    theta = inv_freq.to(torch.float64)
+    # 0 is a pair that never turns (Gemma 4's proportional RoPE); NaN, ±inf or < 0 is no RoPE
+    wrong = theta[~(torch.isfinite(theta) & (theta >= 0))]
+    if wrong.numel():
+        raise ValueError(
+            f"inv_freq must hold finite numbers ≥ 0 (radians per position), got {wrong[0].item()}"
+        )
+    return theta
 
 
 def check_query_key(q: torch.Tensor, k: torch.Tensor, pairs: int) -> None:
@@ -130,7 +137,9 @@ def check_query_key(q: torch.Tensor, k: torch.Tensor, pairs: int) -> None:
 def angles(positions: Positions, inv_freq: torch.Tensor) -> torch.Tensor:
     """Rotation angles ``m·θ_i`` (radians, not reduced), float64 ``[len(positions), r/2]``."""
     theta = _check_inv_freq(inv_freq)
-    return _positions(positions, theta.device)[:, None] * theta[None, :]
+    pos = _positions(positions, theta.device)
+    check_elements(f"positions × pairs ({len(pos):,} × {len(theta):,})", len(pos) * len(theta))
+    return pos[:, None] * theta[None, :]
 
 
 def pair_channels(rotary_dim: int, layout: str = "interleaved") -> torch.Tensor:
@@ -170,7 +179,12 @@ def cos_sin(
     float64, cast to ``dtype`` last.
     """
     layout = check_choice("layout", layout, LAYOUTS)
-    ang = angles(positions, inv_freq)
+    pos, theta = _positions(positions), _check_inv_freq(inv_freq)
+    channels = 2 * len(theta)
+    check_elements(
+        f"positions × rotary channels ({len(pos):,} × {channels:,})", len(pos) * channels
+    )
+    ang = angles(pos, theta)
     ang = ang.repeat_interleave(2, dim=-1) if layout == "interleaved" else torch.cat((ang, ang), -1)
     return torch.cos(ang).to(dtype), torch.sin(ang).to(dtype)
 

@@ -142,6 +142,12 @@ def _validate(s: RopeScaling) -> None:
     whole_number("max_position_embeddings", s.max_position_embeddings, 1)
     number("beta_fast", s.beta_fast, low=0.0, strict_low=True)
     number("beta_slow", s.beta_slow, low=0.0, strict_low=True)
+    # beta_fast < beta_slow turns YaRN's ramp round: fast pairs interpolated, slow ones kept
+    # (transformers only warns)
+    if s.method == "yarn" and s.beta_fast < s.beta_slow:
+        raise ValueError(
+            f"beta_fast: must be at least beta_slow ({s.beta_slow:g}), got {s.beta_fast:g}"
+        )
     for key in ("mscale", "mscale_all_dim", "attention_factor"):
         if getattr(s, key) is not None:
             number(key, getattr(s, key), low=0.0, strict_low=key == "attention_factor")
@@ -245,6 +251,8 @@ def scaled_inv_freq(s: RopeScaling, seq_len: int | None = None) -> torch.Tensor:
     ``seq_len`` matters for ``dynamic`` (the base grows with it) and ``longrope`` (long factors
     beyond the original context).
     """
+    if seq_len is not None:
+        check_int("seq_len", seq_len, 1)
     d = s.rotary_dim
     if s.method == "proportional":
         # Gemma 4: rotary_dim/2 pairs with the exponent over the whole head, then pairs that

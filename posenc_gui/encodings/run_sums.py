@@ -11,6 +11,7 @@ import math
 
 import torch
 
+from posenc_gui.encodings._checks import check_elements, check_int
 from posenc_gui.encodings.binning import (
     REAL_DTYPES,
     check_runs,
@@ -47,6 +48,21 @@ def wave_sums(
     per frequency instead of ``size``, and the sums are matrix products. Each value within a
     few float64 roundings of the direct sum (the phase ``x·ω`` is rounded either way).
     """
+    first, size = check_int("first", first, -(1 << 62)), check_int("size", size, 0)
+    if not isinstance(inv_freq, torch.Tensor) or inv_freq.ndim != 1:
+        raise ValueError("inv_freq must be a 1-D tensor [F]")
+    for name, weights in (("cos_weights", cos_weights), ("sin_weights", sin_weights)):
+        if weights is not None and (
+            not isinstance(weights, torch.Tensor)
+            or weights.ndim == 0
+            or weights.shape[-1] != len(inv_freq)
+            or weights.is_complex()
+        ):
+            raise ValueError(
+                f"{name} must be a real tensor ending in one weight per frequency "
+                f"({len(inv_freq)}), got {getattr(weights, 'shape', type(weights).__name__)}"
+            )
+    check_elements("the sums (weights' rows × size)", cos_weights[..., 0].numel() * size)
     width = math.isqrt(max(size - 1, 0)) + 1  # r < width
     height = -(-size // width)
     half = inv_freq.to(torch.float64) / 2

@@ -53,7 +53,10 @@ def channel_layout(
     if channels is None:
         c = torch.arange(d_model)
     else:
-        c = torch.as_tensor(channels, dtype=torch.int64).reshape(-1)
+        c = torch.as_tensor(channels).reshape(-1)
+        if c.numel() and (c.dtype == torch.bool or c.is_floating_point() or c.is_complex()):
+            raise TypeError(f"channels must be integers, got {c.tolist()[:8]}")
+        c = c.to(torch.int64)
     if c.numel() and (c.min() < 0 or c.max() >= d_model):
         raise ValueError(f"channels must be in [0, {d_model - 1}], got {c.tolist()}")
     if layout == "interleaved":
@@ -82,6 +85,7 @@ def encode(
         raise ValueError("positions must be finite")
     omega = frequencies(d_model, base).to(pos.device)
     pair, is_cos = channel_layout(d_model, layout, channels)
+    check_elements(f"positions × channels ({len(pos):,} × {len(pair):,})", len(pos) * len(pair))
     used, column = torch.unique(pair, return_inverse=True)  # each frequency once: sin and cos
     angles = pos[:, None] * omega[used.to(pos.device)][None, :]
     return _channels(torch.sin(angles), torch.cos(angles), column, is_cos).to(dtype)
