@@ -109,3 +109,13 @@ _PLAIN = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {
 def plain_typing(text: str) -> str:
     """What a person typed, full-width forms as ASCII: ``１２８，０００`` → ``128,000``."""
     return text.translate(_PLAIN)
+
+
+def parse_number(text: str) -> float | None:
+    """What a person types for a number — ``1e7``, ``20,000,000``, ``1 000``, ``2_000``,
+    ``１２８`` — as a float (``1e400`` as inf: each box's range refuses it, saying so); None if
+    it is not a number."""
+    try:
+        return float(plain_typing(text).strip().replace(",", "").replace("_", "").replace(" ", ""))
+    except ValueError:
+        return None

@@ -6,9 +6,10 @@ is refused at once with a one-line message naming it (exit status 2).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from posenc_gui import __version__, registry
@@ -24,6 +25,7 @@ from posenc_gui.choices import (
     check_size,
     fold_name,
     format_number,
+    parse_number,
     parse_size,
     preset_names,
 )
@@ -94,10 +96,10 @@ def _parser(export: bool) -> argparse.ArgumentParser:
         "--preset", help="apply a model preset by name, any case, x for × (see the Presets menu)"
     )
     parser.add_argument("--config", metavar="JSON", help="apply a model's config.json")
-    parser.add_argument("--seq-len", type=int, help="sequence length")
-    parser.add_argument("--d-model", type=int, help="model dimension (even)")
-    parser.add_argument("--head-dim", type=int, help="RoPE head dimension (even)")
-    parser.add_argument("--theta", type=float, help="base θ")
+    parser.add_argument("--seq-len", type=_shared("seq_len"), help="sequence length")
+    parser.add_argument("--d-model", type=_shared("d_model"), help="model dimension (even)")
+    parser.add_argument("--head-dim", type=_shared("head_dim"), help="RoPE head dimension (even)")
+    parser.add_argument("--theta", type=_shared("theta"), help="base θ")
     parser.add_argument(
         "--tokens", action="store_true", help="label positions with the sentence's characters"
     )
@@ -136,6 +138,21 @@ def _check(args: argparse.Namespace, export: bool) -> None:
             raise ValueError(
                 f"--out: the format comes from the suffix, one of {', '.join(FORMATS)}"
             )
+        suffix = Path(args.out).suffix.lower()
+        figure_only = [
+            flag
+            for flag, given in (
+                ("--size", args.size is not None and suffix not in (".png", ".svg")),
+                ("--scale", args.scale != 1 and suffix != ".png"),
+                ("--caption", args.caption and suffix not in (".png", ".svg")),
+            )
+            if given
+        ]
+        if figure_only:  # else they would be dropped without a word
+            raise ValueError(
+                f"{', '.join(figure_only)}: not for a {suffix} file (--size and --caption "
+                "lay out PNG and SVG figures, --scale sets a PNG's resolution)"
+            )
         if args.size is not None:
             try:
                 check_size(args.size, args.scale)
@@ -153,6 +170,12 @@ def _check(args: argparse.Namespace, export: bool) -> None:
             raise ValueError(
                 f"--view must be one of {', '.join(sorted(spec.views))} on the {args.tab} "
                 f"tab, got {args.view!r}"
+            )
+        view_page = spec.views.get(args.view)
+        if args.page is not None and view_page is not None and view_page != args.page:
+            raise ValueError(  # the view's page is the one exported from
+                f"--view {args.view} is on the {view_page} page of the {args.tab} tab, not on "
+                f"--page {args.page}: leave out --page"
             )
     every_page = sorted({page for spec in registry.specs() for page in spec.pages()})
     if args.tab is None and args.page is not None:
@@ -173,12 +196,17 @@ def _check(args: argparse.Namespace, export: bool) -> None:
     if args.tokens and args.seq_len is not None:
         raise ValueError("--tokens sets seq_len to the sentence's length: leave out --seq-len")
     names = preset_names()
-    if args.preset and fold_name(args.preset) not in map(fold_name, names):
+    if args.preset is not None and fold_name(args.preset) not in map(fold_name, names):
         raise ValueError(f"--preset must be one of: {', '.join(names)}; got {args.preset!r}")
     for flag, path in (("--session", args.session), ("--config", args.config)):
         if path is not None:
             _check_json_file(flag, Path(path))
-    for flag, path in (("--screenshot", getattr(args, "screenshot", None)), ("--out", args.out)):
+    screenshot = getattr(args, "screenshot", None)
+    if screenshot is not None and Path(screenshot).suffix.lower() != ".png":
+        raise ValueError(
+            f"--screenshot: writes a PNG, so its name ends in .png, got {screenshot!r}"
+        )
+    for flag, path in (("--screenshot", screenshot), ("--out", args.out)):
         if path is not None:
             try:
                 check_writable_folder(path)
@@ -194,6 +222,24 @@ def _check(args: argparse.Namespace, export: bool) -> None:
             )
         if name in EVEN_PARAMETERS and value is not None and value % 2:
             raise ValueError(f"{flag} must be even, got {value}")
+
+
+def _shared(name: str) -> Callable[[str], float]:
+    """argparse's reading of a shared parameter, typed as its box takes it (``1e3``,
+    ``20,000``, ``２０``); a refusal names its range (argparse names the option)."""
+    low, high = SHARED_RANGES[name]
+    whole = name != "theta"
+
+    def parse(text: str) -> float:
+        value = parse_number(text)
+        if value is None or not math.isfinite(value) or (whole and not value.is_integer()):
+            kind = "an integer" if whole else "a number"
+            raise argparse.ArgumentTypeError(
+                f"must be {kind} in [{format_number(low)}, {format_number(high)}], got {text!r}"
+            )
+        return int(value) if whole else value
+
+    return parse
 
 
 def _size(text: str) -> tuple[int, int]:

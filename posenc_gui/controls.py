@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from posenc_gui.choices import format_number, plain_typing
+from posenc_gui.choices import format_number, parse_number, plain_typing
 from posenc_gui.views.style import current_look
 
 _LOG_STEPS = 600  # slider positions across a log range: 100 per decade for 10 … 10^7
@@ -31,16 +31,6 @@ _LOG_STEPS = 600  # slider positions across a log range: 100 per decade for 10 �
 
 # A number on its way to being typed: digits with separators, a point, an exponent.
 _PARTIAL_NUMBER = re.compile(r"[+-]?[\d,_ ]*\.?\d*([eE][+-]?\d*)?")
-
-
-def parse_number(text: str) -> float | None:
-    """What a person types for a number — ``1e7``, ``20,000,000``, ``1 000``, ``2_000``,
-    ``１２８`` — as a float (``1e400`` as inf: each box's range refuses it, saying so); None if
-    it is not a number."""
-    try:
-        return float(plain_typing(text).strip().replace(",", "").replace("_", "").replace(" ", ""))
-    except ValueError:
-        return None
 
 
 def parse_indices(name: str, text: str) -> list[int]:

@@ -161,7 +161,10 @@ def _headless(app: QApplication, window: MainWindow, args: argparse.Namespace) -
         target = Path(args.screenshot)
 
         def write() -> Path:
-            return write_atomic(target, lambda temporary: save_png(window.grab(), temporary))
+            try:
+                return write_atomic(target, lambda temporary: save_png(window.grab(), temporary))
+            except ValueError as exc:
+                raise ValueError(f"--screenshot: {exc}") from None
     else:
         tab = window.tab_at(window.tabs.currentIndex())
         view = tab.show_view(args.view)

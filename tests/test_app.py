@@ -79,7 +79,42 @@ def test_start_up_makes_no_full_collection_and_freezes_what_it_made(tmp_path):
         (("--theta", "5"), "--theta must be in [10, 1e+12], got 5"),
         (("--d-model", "20000"), "--d-model must be in [2, 16,384], got 20,000"),
         (("--device", "tpu"), "argument --device: invalid choice: 'tpu'"),
-        (("--seq-len", "many"), "invalid int value"),
+        (
+            ("--seq-len", "many"),
+            "argument --seq-len: must be an integer in [1, 1,048,576], got 'many'",
+        ),
+        (
+            ("--seq-len", "1.5"),
+            "argument --seq-len: must be an integer in [1, 1,048,576], got '1.5'",
+        ),
+        (("--seq-len", "1e400"), "must be an integer in [1, 1,048,576], got '1e400'"),
+        (("--theta", "nan"), "argument --theta: must be a number in [10, 1e+12], got 'nan'"),
+        (("--seq-len", "２,０００,０００"), "--seq-len must be in [1, 1,048,576], got 2,000,000"),
+        (("--screenshot", "x.svg"), "--screenshot: writes a PNG, so its name ends in .png"),
+        (("--preset", ""), "--preset must be one of: Transformer base (2017)"),
+        (  # options that would do nothing are refused, not dropped
+            ("export", "--tab", "rope", "--view", "decay", "--size", "800x600", "--out", "d.csv"),
+            "--size: not for a .csv file",
+        ),
+        (
+            (
+                "export",
+                "--tab",
+                "rope",
+                "--view",
+                "decay",
+                "--scale",
+                "2",
+                "--caption",
+                "--out",
+                "d.svg",
+            ),
+            "--scale: not for a .svg file",
+        ),
+        (
+            ("export", "--tab", "rope", "--page", "tables", "--view", "rotation", "--out", "r.png"),
+            "--view rotation is on the rotation page of the rope tab, not on --page tables",
+        ),
         (("--tab", "rope", "--page", "nowhere"), "page must be one of tables, rotation"),
         (("--tab", "absolute", "--page", "rotation"), "must be one of (none) on the absolute tab"),
         (("--page", "rotatoin"), "--page must be one of alibi, context, distances, dynamic"),
@@ -560,3 +595,28 @@ def test_latin_text_keeps_the_system_s_sans_once_chinese_fallbacks_are_added(qap
     assert system != CJK_FALLBACK
     assert QFontInfo(qapp.font()).family() == system
     assert qapp.font().families()[-1] == CJK_FALLBACK  # Chinese still has its glyphs
+
+
+def test_the_shared_sizes_are_typed_as_the_number_boxes_take_them():
+    from posenc_gui.cli import parse_args
+
+    args = parse_args(["--seq-len", "1e3", "--d-model", "２５６", "--theta", "500,000"])
+    assert (args.seq_len, args.d_model, args.theta) == (1000, 256, 500_000.0)
+    assert type(args.seq_len) is int and type(args.d_model) is int
+
+
+def test_a_screenshot_that_cannot_be_written_names_the_option(qapp, tmp_path, monkeypatch, capsys):
+    import errno
+
+    import posenc_gui.run
+
+    def disk_full(image, path) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(posenc_gui.run, "save_png", disk_full)
+    shot = tmp_path / "shot.png"
+    assert run_in_process(["--seq-len", "16", "--screenshot", str(shot)]) == 1
+    assert f"posenc-gui: error: --screenshot: {shot}: cannot be written (No space left" in (
+        capsys.readouterr().err
+    )
+    assert not shot.exists()
