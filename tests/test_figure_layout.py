@@ -271,3 +271,22 @@ def test_the_comparison_shows_every_column_in_a_1500_px_window(sized_window, qtb
     assert table.horizontalScrollBar().maximum() == 0  # nothing to scroll to across
     names = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
     assert names[-1] == ("2-D axial\nRoPE" if presentation else "2-D axial RoPE")
+
+
+def test_the_rows_of_a_page_share_its_height_alike(owned, qtbot):
+    # by size hints alone, presentation mode's fonts gave the score page's lower row three
+    # times the upper one's height at 1500 × 950: its upper heatmaps were thumbnails
+    from posenc_gui.window import MainWindow
+
+    window = owned(MainWindow(device="cpu", look=Look(presentation=True)))
+    tab = window.tab("relative")
+    window.tabs.setCurrentWidget(tab)
+    tab.show_page("scores")  # before the window is shown, as --tab relative --page scores
+    window.resize(1500, 950)
+    window.show()
+    _drawn(qtbot, tab)
+    views = [tab.content_view, tab.bias_view, tab.total_view, tab.attention_view]
+    heights = [view.height() for view in views]
+    assert max(heights) - min(heights) <= 2, heights
+    widths = [round(view.image.mapRectToScene(view.image.boundingRect()).width()) for view in views]
+    assert max(widths) - min(widths) <= 2 and min(widths) > 150, widths

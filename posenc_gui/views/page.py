@@ -25,6 +25,14 @@ class ViewPage(QWidget):
             self._grid.removeWidget(view)
         for index, view in enumerate(self._views):
             self._grid.addWidget(view, index // columns, index % columns)
+        # Rows and columns share the page alike (a view held smaller, a strip say, leaves its
+        # share to the others): by size hints alone, presentation mode's fonts gave the lower
+        # row of Relative's score page three times the upper one's height.
+        rows = -(-len(self._views) // columns)
+        for row in range(len(self._views)):
+            self._grid.setRowStretch(row, int(row < rows))
+        for column in range(self._most):
+            self._grid.setColumnStretch(column, int(column < columns))
         self.columns = columns
 
     def _fitting_columns(self) -> int:
