@@ -210,6 +210,14 @@ def test_a_model_rotating_part_of_its_head_opens_where_the_factor_is(window, dri
     np.testing.assert_allclose(wavelengths, 2 * math.pi * 10000.0 ** (np.arange(0, 24, 2) / 24))
     # no scaling (s = 1): the ratio view's 1/s line is its line at 1, labelled once
     assert [line.label.format for line in tab.figures.ratio_view.lines] == ["1"]
+    # L0 = target = 2,048: one line says both (the target's hid L0's and its label)
+    assert [line.label.format for line in tab.figures.wavelength_view.lines] == [
+        "L0 = target = 2,048"
+    ]
+    tab.ready_view("decay")
+    assert [(line.value(), line.label.format) for line in tab.figures.decay_view.lines] == [
+        (2048.0, "L0 = target")
+    ]
 
 
 def test_a_preset_opens_its_page_resets_its_tabs_and_says_what_changed(window, drive):

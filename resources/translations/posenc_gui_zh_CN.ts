@@ -672,6 +672,14 @@
       <translation>注意力因子（mscale）{0:.4f} · 等效底数 {1} · 保持 {2} 对，混合 {3} 对，插值 {4} 对{6} · {5} 对通道出现训练中未见过的角度</translation>
     </message>
     <message>
+      <source>target</source>
+      <translation>目标</translation>
+    </message>
+    <message>
+      <source>L0 = target</source>
+      <translation>L0 = 目标</translation>
+    </message>
+    <message>
       <source>angles never seen in training</source>
       <translation>训练中从未见过的角度</translation>
     </message>
@@ -700,8 +708,8 @@
       <translation>目标 = {0:,}</translation>
     </message>
     <message>
-      <source>target</source>
-      <translation>目标</translation>
+      <source>L0 = target = {0:,}</source>
+      <translation>L0 = 目标 = {0:,}</translation>
     </message>
     <message>
       <source>2π: a full turn</source>

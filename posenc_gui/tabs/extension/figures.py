@@ -80,15 +80,7 @@ class ExtensionFigures:
     def _draw_frequencies(self, frame: ExtensionFrame) -> None:
         p, s = frame.params, frame.params.scaling
         turning = np.isfinite(frame.wavelength_scaled)  # proportional: some pairs never turn
-        lines = [
-            Line(s.original_context, f"L0 = {s.original_context:,}", vertical=False, color=0),
-            Line(
-                p.target_context,
-                tr("target = {0:,}").format(p.target_context),
-                vertical=False,
-                color=2,
-            ),
-        ]
+        lines = _context_lines(s.original_context, p.target_context, vertical=False)
         self.wavelength_view.set_curves(
             [
                 Curve(tr("original 2π/θᵢ"), frame.pairs, frame.wavelength_original, dashed=True),
@@ -135,10 +127,7 @@ class ExtensionFigures:
                     color=1,
                 ),
             ],
-            lines=[
-                Line(s.original_context, "L0", color=0),
-                Line(p.target_context, tr("target"), color=2),
-            ],
+            lines=_context_lines(s.original_context, p.target_context, vertical=True),
             x_extent=(0, p.target_context),
         )
         set_title(self.decay_view.plot, tr(DECAY_TITLE) + distances_note(decay.per_pixel))
@@ -204,3 +193,23 @@ def readout_text(frame: ExtensionFrame) -> str:
         int(frame.unseen.sum()),
         still,
     )
+
+
+def _context_lines(original: int, target: int, *, vertical: bool) -> list[Line]:
+    """L0's line and the target context's (across a wavelength axis they say their values,
+    along a distance axis the axis does); one line where they coincide: the target's, drawn
+    over L0's, hid it and its label."""
+    if vertical:
+        named = ("L0", tr("target"), tr("L0 = target"))
+    else:
+        named = (
+            f"L0 = {original:,}",
+            tr("target = {0:,}").format(target),
+            tr("L0 = target = {0:,}").format(target),
+        )
+    if original == target:
+        return [Line(target, named[2], vertical=vertical, color=2)]
+    return [
+        Line(original, named[0], vertical=vertical, color=0),
+        Line(target, named[1], vertical=vertical, color=2),
+    ]
