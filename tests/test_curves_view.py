@@ -234,6 +234,21 @@ def test_a_curve_that_changes_its_look_is_drawn_in_the_new_one(qtbot):
     )
 
 
+def test_a_curve_of_one_point_is_marked_a_dashed_one_with_a_ring(qtbot):
+    # a head of one pair: one point has no line to show it, dashed or solid
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    one = np.array([0.0])
+    view.set_curves([Curve("original", one, one + 6.28, dashed=True), Curve("scaled", one, one)])
+    ring, dot = view.curve_items
+    assert ring.opts["symbol"] == dot.opts["symbol"] == "o"
+    assert ring.opts["symbolBrush"].style() == pg.QtCore.Qt.BrushStyle.NoBrush  # the dot shows
+    assert ring.opts["symbolSize"] > dot.opts["symbolSize"]  # through it, where both coincide
+    assert dot.opts["symbolBrush"].style() == pg.QtCore.Qt.BrushStyle.SolidPattern
+    view.set_curves([Curve("original", np.arange(2.0), np.arange(2.0), dashed=True)])
+    assert ring.opts["symbol"] is None  # a dashed line again: unmarked
+
+
 @pytest.mark.parametrize("lines", [16, 17])
 def test_a_view_of_many_short_lines_marks_no_points_on_them(qtbot, lines):
     """16 lines of 64 points are marked (1,024 markers); 17 would hide the lines under theirs:

@@ -106,8 +106,9 @@ def style_of(curve: Curve, index: int, *, crowded: bool = False) -> Style:
     )
     if curve.envelope:
         return color, None
-    # Markers show that positions are discrete while there are few of them.
-    marked = curve.scatter or (may_be_marked(curve) and not crowded)
+    # Markers show that positions are discrete while there are few of them; a curve of one
+    # point has no line to show it (a head of one pair): its marker does.
+    marked = curve.scatter or (may_be_marked(curve) and not crowded) or len(curve.x) == 1
     return color, (curve.dashed, curve.scatter, marked, _line_width(curve.y))
 
 
@@ -119,15 +120,17 @@ def draw_styled(item: pg.PlotDataItem, curve: Curve, style: Style) -> None:
         item.setZValue(ENVELOPE_Z)
         return
     dashed, scatter, marked, width = look
+    # a dashed curve's lone point is a ring: drawn over a solid curve's point, both show
+    ring = dashed and marked
     item.setData(
         curve.x,
         curve.y,
         pen=None if scatter else pen(color, dashed=dashed, width=width),
         connect="all",
         symbol="o" if marked else None,
-        symbolSize=7,
-        symbolBrush=_symbol_brush(color),
-        symbolPen=NO_PEN,
+        symbolSize=11 if ring else 7,
+        symbolBrush=NO_BRUSH if ring else _symbol_brush(color),
+        symbolPen=_ring_pen(color) if ring else NO_PEN,
     )
     # A dashed curve over the solid ones: where two curves coincide (RoPE with q = 1 and the
     # sinusoidal similarity), its dashes show both.
@@ -144,8 +147,14 @@ def draw_styled(item: pg.PlotDataItem, curve: Curve, style: Style) -> None:
 # rendered symbols by their identity, so a new brush per frame renders the symbol again and
 # grows the atlas by one for every frame drawn.
 NO_PEN = pg.mkPen(None)
+NO_BRUSH = pg.mkBrush(None)
 
 
 @functools.cache
 def _symbol_brush(color: str) -> pg.QtGui.QBrush:
     return pg.mkBrush(color)
+
+
+@functools.cache
+def _ring_pen(color: str) -> pg.QtGui.QPen:
+    return pg.mkPen(color, width=2)
