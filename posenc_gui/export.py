@@ -22,6 +22,7 @@ from posenc_gui.export_data import view_arrays, view_rows, view_table
 from posenc_gui.files import write_atomic
 from posenc_gui.svg import portable
 from posenc_gui.views import CurvesView
+from posenc_gui.views.axes import END_ROOM_PX
 from posenc_gui.views.deferred import draw_pending
 from posenc_gui.views.style import current_look, tick_font
 
@@ -54,10 +55,13 @@ def _strip_height(caption: str | None, width: int) -> int:
 
 def _sizes(view: pg.GraphicsView, size: Size | None, caption: str | None) -> tuple[Size, Size]:
     """The figure's size and the whole picture's, at 1×: the view's size on screen with the
-    caption strip below it, or ``size`` in all with the strip taken from the figure."""
+    caption strip below it, or ``size`` in all with the strip taken from the figure. The
+    figure leaves a margin at the picture's right edge, where on screen the page goes on: a
+    line at the end of a range (a target context) was cut in half there."""
+    margin = round(END_ROOM_PX * current_look().scale)
     if size is None:
         strip = _strip_height(caption, view.width())
-        return (view.width(), view.height()), (view.width(), view.height() + strip)
+        return (view.width() - margin, view.height()), (view.width(), view.height() + strip)
     width, height = size
     strip = _strip_height(caption, width)
     if strip > height / 2:  # a caption of many lines in a small picture: no room for the figure
@@ -65,7 +69,7 @@ def _sizes(view: pg.GraphicsView, size: Size | None, caption: str | None) -> tup
             f"size {width}x{height} leaves the figure {max(0, height - strip)} px above its "
             f"caption ({strip} px): it needs a height of at least {2 * strip} px, or no caption"
         )
-    return (width, height - strip), size
+    return (width - margin, height - strip), size
 
 
 def _check(scale: int, size: Size | None) -> None:

@@ -547,3 +547,24 @@ def test_an_svg_that_cannot_be_written_whole_leaves_nothing(window, tmp_path, mo
     with pytest.raises(ValueError, match="No space left on device"):
         export_view(window.tab("absolute").table_view, tmp_path / "table.svg")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_line_at_the_end_of_a_range_is_drawn_whole(window, qtbot):
+    # the target context ends the decay view's distances: at the picture's right edge it was
+    # cut in half (on screen the page goes on there; an export's figure leaves a margin)
+    from posenc_gui.views.axes import END_ROOM_PX
+
+    window.apply_preset(next(p for p in window.presets if p.name == "Llama-3.1-8B"))
+    view = shown(window, qtbot, "extension", "decay")
+    image = view_image(view, size=(800, 600))
+    target = view.lines[1].stroke.pen.color()
+
+    def near(x: int, y: int) -> bool:  # the dashes, antialiased
+        colour = QColor(image.pixel(x, y))
+        return (
+            sum(abs(a - b) for a, b in zip(colour.getRgb()[:3], target.getRgb()[:3], strict=True))
+            < 90
+        )
+
+    columns = [x for x in range(image.width()) if any(near(x, y) for y in range(100, 500, 2))]
+    assert columns and max(columns) < image.width() - END_ROOM_PX / 2, columns[-3:]
