@@ -216,9 +216,9 @@ def _check(args: argparse.Namespace, export: bool) -> None:
         value = getattr(args, name)
         flag = f"--{name.replace('_', '-')}"
         if value is not None and not low <= value <= high:
+            got = f"{value:,}" if isinstance(value, int) else format_number(value)
             raise ValueError(
-                f"{flag} must be in [{format_number(low)}, {format_number(high)}], "
-                f"got {format_number(value)}"
+                f"{flag} must be in [{format_number(low)}, {format_number(high)}], got {got}"
             )
         if name in EVEN_PARAMETERS and value is not None and value % 2:
             raise ValueError(f"{flag} must be even, got {value}")

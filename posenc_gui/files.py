@@ -21,6 +21,8 @@ from posenc_gui.choices import MAX_JSON_BYTES, MAX_JSON_DEPTH
 def check_writable_folder(path: str | Path) -> Path:
     """``path`` if its folder exists; ValueError naming it otherwise."""
     target = Path(path)
+    if str(path).endswith(("/", os.sep)):  # Path drops the slash: it would write dir.png
+        raise ValueError(f"{path}: names a folder, not a file")
     try:
         if not target.parent.is_dir():
             raise ValueError(f"{target}: the folder {target.parent} does not exist")
@@ -36,9 +38,12 @@ def write_atomic(path: str | Path, write: Callable[[Path], object]) -> Path:
 
     The temporary file sits beside ``path`` (same file system, so the rename is atomic). Any
     failure — no permission, a full disk, a failing writer — raises ValueError naming the file
-    and the reason, and leaves neither a partial ``path`` nor the temporary file.
+    and the reason, and leaves neither a partial ``path`` nor the temporary file. A symbolic
+    link stays one: the file it points to is written.
     """
     target = check_writable_folder(path)
+    if target.is_symlink():  # renaming onto the link would replace it with a plain file
+        target = check_writable_folder(target.resolve())
     try:
         handle, temporary = tempfile.mkstemp(
             prefix=f".{target.name}.", suffix=".part", dir=target.parent

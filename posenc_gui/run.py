@@ -81,10 +81,12 @@ def _apply_options(window: MainWindow, args: argparse.Namespace) -> None:
     if args.preset:
         window.apply_preset(find_preset(window.presets, args.preset))
     if args.config:
+        name = Path(args.config).name
         try:
-            window.import_config(read_file(args.config), Path(args.config).name)
-        except ValueError as exc:  # the key and the reason, of this file
-            raise UsageError(f"--config: {args.config}: {exc}") from None
+            window.import_config(read_file(args.config), name)
+        except ValueError as exc:  # the key and the reason, of this file (named once)
+            reason = str(exc).removeprefix(f"{name}: ")
+            raise UsageError(f"--config: {args.config}: {reason}") from None
     for name in SHARED_RANGES:
         if getattr(args, name) is not None:
             getattr(window.parameters, name).setValue(getattr(args, name))

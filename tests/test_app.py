@@ -90,6 +90,7 @@ def test_start_up_makes_no_full_collection_and_freezes_what_it_made(tmp_path):
         (("--seq-len", "1e400"), "must be an integer in [1, 1,048,576], got '1e400'"),
         (("--theta", "nan"), "argument --theta: must be a number in [10, 1e+12], got 'nan'"),
         (("--seq-len", "２,０００,０００"), "--seq-len must be in [1, 1,048,576], got 2,000,000"),
+        (("--d-model", "100000000"), "--d-model must be in [2, 16,384], got 100,000,000"),
         (("--screenshot", "x.svg"), "--screenshot: writes a PNG, so its name ends in .png"),
         (("--preset", ""), "--preset must be one of: Transformer base (2017)"),
         (  # options that would do nothing are refused, not dropped
@@ -620,3 +621,13 @@ def test_a_screenshot_that_cannot_be_written_names_the_option(qapp, tmp_path, mo
         capsys.readouterr().err
     )
     assert not shot.exists()
+
+
+def test_a_config_outside_the_app_s_ranges_is_named_once(qapp, tmp_path, capsys):
+    config = tmp_path / "huge.json"
+    config.write_text('{"head_dim": 64, "rope_theta": 1e300}', encoding="utf-8")
+    assert run_in_process(["--config", str(config), "--screenshot", str(tmp_path / "x.png")]) == 2
+    assert capsys.readouterr().err == (
+        f"posenc-gui: error: --config: {config}: rope_theta 1e+300 is outside the app's range "
+        "10 … 1e+12\n"
+    )

@@ -149,6 +149,17 @@ def test_writes_are_atomic_and_failures_leave_nothing(tmp_path):
         write_atomic(tmp_path / "missing" / "x.png", disk_full)
     with pytest.raises(ValueError, match="is a folder"):
         write_atomic(tmp_path, disk_full)
+    with pytest.raises(ValueError, match=r"names a folder, not a file"):  # not dir.png written
+        write_atomic(f"{tmp_path / 'dir.png'}/", disk_full)
+
+
+def test_a_symbolic_link_stays_one_and_its_file_is_written(tmp_path):
+    kept = tmp_path / "kept.png"
+    kept.write_bytes(b"old")
+    link = tmp_path / "link.png"
+    link.symlink_to(kept)
+    write_atomic(link, lambda path: path.write_bytes(b"new"))
+    assert link.is_symlink() and kept.read_bytes() == b"new"
 
 
 def test_screenshot_to_a_missing_folder_is_refused_before_starting(tmp_path, qapp, capsys):
