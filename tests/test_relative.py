@@ -246,6 +246,7 @@ def test_distance_block_means_mark_masked_blocks():
             "max_distance must be in",
         ),
         (lambda: relative.alibi_slopes(0), "n_heads must be in"),
+        (lambda: relative.t5_max_exact(-7), r"num_buckets must be in \[1, ∞\], got -7"),
         (  # refused at once, not 8 GB and a minute later
             lambda: relative.alibi_bias(1000, 1000),
             r"n_heads × q_len × k_len is 1,000,000,000 numbers, more than the",

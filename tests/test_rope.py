@@ -181,6 +181,7 @@ def test_pair_channels_and_wavelengths():
         ),
         (lambda: rope.angles([float("inf")], rope.inv_freq(8)), "positions must be finite"),
         (lambda: rope.angles([1], torch.zeros(0)), "inv_freq must be a non-empty 1-D tensor"),
+        (lambda: rope.angles([[0, 1], [2, 3]], rope.inv_freq(8)), "positions must be 1-D"),
         (
             lambda: rope.cos_sin(torch.tensor([1.0]), torch.tensor([0.5, float("nan")])),
             r"inv_freq must hold finite numbers ≥ 0 \(radians per position\), got nan",

@@ -197,6 +197,10 @@ def test_wrong_types_raise_type_error():
             sinusoidal.encode([0, 1], 16, channels=channels)
     with pytest.raises(ValueError, match=r"positions × channels \(10,000,000 × 512\) is"):
         sinusoidal.encode(torch.arange(10**7), 512)
+    with pytest.raises(ValueError, match=r"positions must be 1-D, got shape \(2, 3\)"):
+        sinusoidal.encode(torch.arange(6).reshape(2, 3), 8)  # not 6 rows of [len, d]
+    with pytest.raises(TypeError, match="positions must be a 1-D sequence of numbers, got str"):
+        sinusoidal.encode("abc", 8)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -95,6 +95,7 @@ def shaw_similarity(distances: torch.Tensor, max_relative_position: int) -> torc
 
 def t5_max_exact(num_buckets: int, bidirectional: bool = True) -> int:
     """Distances below this get a T5 bucket each: half the buckets of one direction."""
+    num_buckets = check_int("num_buckets", num_buckets, 1)
     return (num_buckets // 2 if bidirectional else num_buckets) // 2
 
 

@@ -91,10 +91,7 @@ def inv_freq(
 
 
 def _positions(positions: Positions, device: torch.device | None = None) -> torch.Tensor:
-    pos = torch.as_tensor(positions, dtype=torch.float64, device=device).reshape(-1)
-    if not torch.isfinite(pos).all():
-        raise ValueError("positions must be finite")
-    return pos
+    return sinusoidal.as_positions(positions, device)
 
 
 def _check_inv_freq(inv_freq: torch.Tensor) -> torch.Tensor:

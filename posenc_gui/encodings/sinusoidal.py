@@ -80,15 +80,31 @@ def encode(
     the given channels (cheap columns of a table too large to build).
     """
     dtype = check_float_dtype("dtype", dtype)
-    pos = torch.as_tensor(positions, dtype=torch.float64, device=_device(device)).reshape(-1)
-    if not torch.isfinite(pos).all():
-        raise ValueError("positions must be finite")
+    pos = as_positions(positions, _device(device))
     omega = frequencies(d_model, base).to(pos.device)
     pair, is_cos = channel_layout(d_model, layout, channels)
     check_elements(f"positions × channels ({len(pos):,} × {len(pair):,})", len(pos) * len(pair))
     used, column = torch.unique(pair, return_inverse=True)  # each frequency once: sin and cos
     angles = pos[:, None] * omega[used.to(pos.device)][None, :]
     return _channels(torch.sin(angles), torch.cos(angles), column, is_cos).to(dtype)
+
+
+def as_positions(
+    positions: torch.Tensor | Sequence[float], device: torch.device | None = None
+) -> torch.Tensor:
+    """``positions`` as a float64 ``[N]`` tensor; TypeError or ValueError naming them unless
+    they are a 1-D sequence of finite numbers (a ``[2, 3]`` tensor was flattened to 6 rows)."""
+    try:
+        pos = torch.as_tensor(positions, dtype=torch.float64, device=device)
+    except (TypeError, ValueError, RuntimeError):
+        raise TypeError(
+            f"positions must be a 1-D sequence of numbers, got {type(positions).__name__}"
+        ) from None
+    if pos.ndim > 1:
+        raise ValueError(f"positions must be 1-D, got shape {tuple(pos.shape)}")
+    if not bool(torch.isfinite(pos).all()):
+        raise ValueError("positions must be finite")
+    return pos.reshape(-1)
 
 
 def _channels(
