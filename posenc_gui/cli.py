@@ -115,7 +115,7 @@ def _parser(export: bool) -> argparse.ArgumentParser:
 def parse_args(argv: Sequence[str] | None, *, export: bool = False) -> argparse.Namespace:
     """The command line; with ``export`` the arguments of ``posenc-gui export``."""
     parser = _parser(export)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(None if argv is None else _signed_values(argv))
     args.export = export
     if export:
         args.screenshot = None
@@ -222,6 +222,25 @@ def _check(args: argparse.Namespace, export: bool) -> None:
             )
         if name in EVEN_PARAMETERS and value is not None and value % 2:
             raise ValueError(f"{flag} must be even, got {value}")
+
+
+def _signed_values(argv: Sequence[str]) -> list[str]:
+    """``--theta -1e3`` as ``--theta=-1e3``: argparse takes a value that starts with "-" and
+    is not a plain negative number (``-1e3``, ``-inf``) for an option, and said only "expected
+    one argument"; joined, it is read and refused with the option's range."""
+    numbers = {f"--{name.replace('_', '-')}" for name in SHARED_RANGES}
+    joined: list[str] = []
+    for arg in argv:
+        if (
+            joined
+            and joined[-1] in numbers
+            and arg.startswith("-")
+            and parse_number(arg) is not None
+        ):
+            joined[-1] = f"{joined[-1]}={arg}"
+        else:
+            joined.append(arg)
+    return joined
 
 
 def _shared(name: str) -> Callable[[str], float]:

@@ -91,6 +91,9 @@ def test_start_up_makes_no_full_collection_and_freezes_what_it_made(tmp_path):
         (("--theta", "nan"), "argument --theta: must be a number in [10, 1e+12], got 'nan'"),
         (("--seq-len", "２,０００,０００"), "--seq-len must be in [1, 1,048,576], got 2,000,000"),
         (("--d-model", "100000000"), "--d-model must be in [2, 16,384], got 100,000,000"),
+        # a value argparse would take for an option ("expected one argument")
+        (("--theta", "-1e3"), "--theta must be in [10, 1e+12], got -1,000"),
+        (("--theta", "-inf"), "argument --theta: must be a number in [10, 1e+12], got '-inf'"),
         (("--screenshot", "x.svg"), "--screenshot: writes a PNG, so its name ends in .png"),
         (("--preset", ""), "--preset must be one of: Transformer base (2017)"),
         (  # options that would do nothing are refused, not dropped
