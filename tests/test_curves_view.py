@@ -249,6 +249,19 @@ def test_a_curve_of_one_point_is_marked_a_dashed_one_with_a_ring(qtbot):
     assert ring.opts["symbol"] is None  # a dashed line again: unmarked
 
 
+def test_where_curves_coincide_the_one_named_first_stays_on_top(qtbot):
+    # Compare's sinusoidal curve and RoPE's random-q mean: which covered the other followed
+    # the order the items happened to be made in
+    view = CurvesView("t", "x", "y")
+    qtbot.addWidget(view)
+    x = np.arange(8.0)
+    view.set_curves([Curve(name, x, x) for name in ("first", "second", "third")])
+    first, second, third = (item.zValue() for item in view.curve_items)
+    assert first > second > third
+    view.set_curves([Curve("solid", x, x), Curve("dashed", x, x, dashed=True)])
+    assert view.curve_items[1].zValue() > view.curve_items[0].zValue()  # dashes show both
+
+
 @pytest.mark.parametrize("lines", [16, 17])
 def test_a_view_of_many_short_lines_marks_no_points_on_them(qtbot, lines):
     """16 lines of 64 points are marked (1,024 markers); 17 would hide the lines under theirs:

@@ -290,3 +290,16 @@ def test_the_rows_of_a_page_share_its_height_alike(owned, qtbot):
     assert max(heights) - min(heights) <= 2, heights
     widths = [round(view.image.mapRectToScene(view.image.boundingRect()).width()) for view in views]
     assert max(widths) - min(widths) <= 2 and min(widths) > 150, widths
+
+
+@pytest.mark.parametrize("presentation", [False, True], ids=["normal", "presentation"])
+def test_a_strip_leaves_the_page_to_the_plot_below_it(sized_window, qtbot, presentation):
+    # Multimodal's id strip (three rows): by size hints it took its most in presentation mode
+    # and squeezed the id curves; by an equal share it took half the page
+    window = sized_window((1500, 950), presentation=presentation)
+    tab = window.tab("multimodal")
+    window.tabs.setCurrentWidget(tab)
+    tab.show_page("sequence")
+    _drawn(qtbot, tab)
+    strip, curves = tab.figures.id_strip, tab.figures.id_curves
+    assert curves.height() > 1.5 * strip.height(), (strip.height(), curves.height())

@@ -16,6 +16,7 @@ MAX_MARKED_POINTS = 64  # a line's points are marked while it has at most this m
 MAX_MARKS = 16 * MAX_MARKED_POINTS  # and its view's lines at most this many together
 # over bands (0); many unnamed lines (views.many_lines) under the others; line labels over all (3)
 ENVELOPE_Z, MANY_LINES_Z, CURVE_Z, DASHED_Z = 1.5, 1.75, 2, 2.5
+ORDER_STEP = 1e-4  # below each curve of a kind, the next: 2,000 curves stay above MANY_LINES_Z
 
 
 @dataclass(frozen=True)
@@ -112,8 +113,9 @@ def style_of(curve: Curve, index: int, *, crowded: bool = False) -> Style:
     return color, (curve.dashed, curve.scatter, marked, _line_width(curve.y))
 
 
-def draw_styled(item: pg.PlotDataItem, curve: Curve, style: Style) -> None:
-    """Hand ``curve`` to ``item`` with the pens and symbols of ``style``."""
+def draw_styled(item: pg.PlotDataItem, curve: Curve, style: Style, order: int = 0) -> None:
+    """Hand ``curve`` to ``item`` with the pens and symbols of ``style``; ``order``: the
+    curve's place in its view (an earlier curve is drawn over a later one)."""
     color, look = style
     if look is None:
         item.setData(curve.x, curve.y, pen=pen(light(color), width=1), connect="pairs", symbol=None)
@@ -134,7 +136,9 @@ def draw_styled(item: pg.PlotDataItem, curve: Curve, style: Style) -> None:
     )
     # A dashed curve over the solid ones: where two curves coincide (RoPE with q = 1 and the
     # sinusoidal similarity), its dashes show both.
-    item.setZValue(DASHED_Z if dashed else CURVE_Z)
+    # Where curves coincide (Compare: sinusoidal, RoPE's random-q mean), the one named first
+    # stays on top, whatever order the items were made in (reused items came in any order).
+    item.setZValue((DASHED_Z if dashed else CURVE_Z) - order * ORDER_STEP)
     # Solid lines as separate segments: Qt strokes a long antialiased polyline wider than 1 px
     # several times slower (its joins), and opaque segments look the same. Dashes need the
     # one polyline to keep their pattern.

@@ -217,7 +217,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._band_keys = [(band.name, band.color) for band in bands]
         for index, (item, (curve, style)) in enumerate(zip(self.curve_items, apart, strict=True)):
             if style != self._styles[index]:
-                draw_styled(item, curve, style)
+                draw_styled(item, curve, style, index)
                 self._styles[index] = style
             # a curve as drawn is left as it is: a control often changes a few curves of many
             # (Compare: one encoding's), and each handed anew costs pyqtgraph ~0.3 ms

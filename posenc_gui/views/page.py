@@ -7,6 +7,9 @@ from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QTabWidget, QWidget
 
+UNLIMITED = (1 << 24) - 1  # Qt's QWIDGETSIZE_MAX: a widget's height with no maximum set
+STRIP_SHARE = 2  # a row of views takes this many times the share of a row of strips
+
 
 class ViewPage(QWidget):
     """A page's views in a grid of at most ``columns``: fewer when the page is narrow
@@ -25,12 +28,16 @@ class ViewPage(QWidget):
             self._grid.removeWidget(view)
         for index, view in enumerate(self._views):
             self._grid.addWidget(view, index // columns, index % columns)
-        # Rows and columns share the page alike (a view held smaller, a strip say, leaves its
-        # share to the others): by size hints alone, presentation mode's fonts gave the lower
-        # row of Relative's score page three times the upper one's height.
+        # Rows and columns share the page alike: by size hints alone, presentation mode's fonts
+        # gave the lower row of Relative's score page three times the upper one's height. A
+        # row of strips held to a height (Multimodal's id strip) takes half a row's share: by
+        # size hints it took its most in presentation mode, by an equal share half the page.
         rows = -(-len(self._views) // columns)
         for row in range(len(self._views)):
-            self._grid.setRowStretch(row, int(row < rows))
+            held = all(
+                view.maximumHeight() < UNLIMITED for view in self._views[row * columns :][:columns]
+            )
+            self._grid.setRowStretch(row, 0 if row >= rows else 1 if held else STRIP_SHARE)
         for column in range(self._most):
             self._grid.setColumnStretch(column, int(column < columns))
         self.columns = columns
