@@ -16,7 +16,8 @@ MAX_MARKED_POINTS = 64  # a line's points are marked while it has at most this m
 MAX_MARKS = 16 * MAX_MARKED_POINTS  # and its view's lines at most this many together
 # over bands (0); many unnamed lines (views.many_lines) under the others; line labels over all (3)
 ENVELOPE_Z, MANY_LINES_Z, CURVE_Z, DASHED_Z = 1.5, 1.75, 2, 2.5
-ORDER_STEP = 1e-4  # below each curve of a kind, the next: 2,000 curves stay above MANY_LINES_Z
+ORDER_STEP = 1e-4  # each curve of a kind over the next: 1,500 of them stay above MANY_LINES_Z
+UNNAMED_BELOW = 0.1  # unnamed lines under the named ones of their kind
 
 
 @dataclass(frozen=True)
@@ -137,8 +138,11 @@ def draw_styled(item: pg.PlotDataItem, curve: Curve, style: Style, order: int = 
     # A dashed curve over the solid ones: where two curves coincide (RoPE with q = 1 and the
     # sinusoidal similarity), its dashes show both.
     # Where curves coincide (Compare: sinusoidal, RoPE's random-q mean), the one named first
-    # stays on top, whatever order the items were made in (reused items came in any order).
-    item.setZValue((DASHED_Z if dashed else CURVE_Z) - order * ORDER_STEP)
+    # stays on top, whatever order the items were made in (reused items came in any order);
+    # unnamed lines (the rest of a family: ALiBi's heads) under the named ones, as
+    # ``many_lines`` draws them when they are many.
+    unnamed = 0.0 if curve.name else UNNAMED_BELOW
+    item.setZValue((DASHED_Z if dashed else CURVE_Z) - unnamed - order * ORDER_STEP)
     # Solid lines as separate segments: Qt strokes a long antialiased polyline wider than 1 px
     # several times slower (its joins), and opaque segments look the same. Dashes need the
     # one polyline to keep their pattern.

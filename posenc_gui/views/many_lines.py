@@ -127,20 +127,22 @@ class LinesItem(pg.GraphicsObject):
             else pg.getConfigOption("antialias")
         )
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, antialias)
+        # the last line first: each is drawn over those after it, as items of their own are
+        # stacked (the first on top: ``curve_specs.ORDER_STEP``)
         if exporting:
-            for (x, y), line_pen in zip(self._data, self._pens, strict=True):
+            for (x, y), line_pen in reversed(list(zip(self._data, self._pens, strict=True))):
                 painter.setPen(line_pen)
                 painter.drawLines(*_segments(x, y).drawargs())
             return
         world = painter.transform()
-        for segments, line_pen, hair_pen in zip(
-            self._screen, self._pens, self._hair_pens, strict=True
+        for segments, line_pen, hair_pen in reversed(
+            list(zip(self._screen, self._pens, self._hair_pens, strict=True))
         ):
             if not by_hair_lines(painter, line_pen):
                 painter.setPen(line_pen)
                 painter.drawLines(*segments.drawargs())
                 continue
-            # each line whole over those before it, as items of their own would be
+            # each line whole over those after it, as items of their own would be
             painter.setPen(hair_pen)
             for dx, dy in SHIFTS:  # a translation after the world transform: device pixels
                 painter.setTransform(world * QTransform.fromTranslate(dx, dy))
