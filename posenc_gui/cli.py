@@ -214,7 +214,7 @@ def _check(args: argparse.Namespace, export: bool) -> None:
                 raise ValueError(f"{flag}: {exc}") from None
     for name, (low, high) in SHARED_RANGES.items():
         value = getattr(args, name)
-        flag = f"--{name.replace('_', '-')}"
+        flag = _flag(name)
         if value is not None and not low <= value <= high:
             got = f"{value:,}" if isinstance(value, int) else format_number(value)
             raise ValueError(
@@ -224,11 +224,16 @@ def _check(args: argparse.Namespace, export: bool) -> None:
             raise ValueError(f"{flag} must be even, got {value}")
 
 
+def _flag(name: str) -> str:
+    """A shared parameter's option: ``seq_len`` → ``--seq-len``."""
+    return f"--{name.replace('_', '-')}"
+
+
 def _signed_values(argv: Sequence[str]) -> list[str]:
     """``--theta -1e3`` as ``--theta=-1e3``: argparse takes a value that starts with "-" and
     is not a plain negative number (``-1e3``, ``-inf``) for an option, and said only "expected
     one argument"; joined, it is read and refused with the option's range."""
-    numbers = {f"--{name.replace('_', '-')}" for name in SHARED_RANGES}
+    numbers = {_flag(name) for name in SHARED_RANGES}
     joined: list[str] = []
     for arg in argv:
         if (

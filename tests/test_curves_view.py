@@ -260,6 +260,9 @@ def test_where_curves_coincide_the_one_named_first_stays_on_top(qtbot):
     assert first > second > third
     view.set_curves([Curve("solid", x, x), Curve("dashed", x, x, dashed=True)])
     assert view.curve_items[1].zValue() > view.curve_items[0].zValue()  # dashes show both
+    # a family's unnamed line under a named one, also where only the name changed
+    view.set_curves([Curve("", x, x, color=0), Curve("named", x, x, color=1)])
+    assert view.curve_items[1].zValue() > view.curve_items[0].zValue()
 
 
 @pytest.mark.parametrize("lines", [16, 17])

@@ -90,10 +90,6 @@ def inv_freq(
     return sinusoidal.frequencies(rotary_dim, check_base("base", base))
 
 
-def _positions(positions: Positions, device: torch.device | None = None) -> torch.Tensor:
-    return sinusoidal.as_positions(positions, device)
-
-
 def _check_inv_freq(inv_freq: torch.Tensor) -> torch.Tensor:
     if not isinstance(inv_freq, torch.Tensor):
         raise TypeError(f"inv_freq must be a torch.Tensor, got {type(inv_freq).__name__}")
@@ -134,7 +130,7 @@ def check_query_key(q: torch.Tensor, k: torch.Tensor, pairs: int) -> None:
 def angles(positions: Positions, inv_freq: torch.Tensor) -> torch.Tensor:
     """Rotation angles ``m·θ_i`` (radians, not reduced), float64 ``[len(positions), r/2]``."""
     theta = _check_inv_freq(inv_freq)
-    pos = _positions(positions, theta.device)
+    pos = sinusoidal.as_positions(positions, theta.device)
     check_elements(f"positions × pairs ({len(pos):,} × {len(theta):,})", len(pos) * len(theta))
     return pos[:, None] * theta[None, :]
 
@@ -176,7 +172,7 @@ def cos_sin(
     float64, cast to ``dtype`` last.
     """
     layout = check_choice("layout", layout, LAYOUTS)
-    pos, theta = _positions(positions), _check_inv_freq(inv_freq)
+    pos, theta = sinusoidal.as_positions(positions), _check_inv_freq(inv_freq)
     channels = 2 * len(theta)
     check_elements(
         f"positions × rotary channels ({len(pos):,} × {channels:,})", len(pos) * channels
@@ -194,7 +190,7 @@ def apply(
     Only the first ``2·len(inv_freq)`` channels rotate; the rest pass through unchanged.
     Returns a tensor of ``x``'s shape and dtype.
     """
-    pos = _positions(positions, x.device if isinstance(x, torch.Tensor) else None)
+    pos = sinusoidal.as_positions(positions, x.device if isinstance(x, torch.Tensor) else None)
     if isinstance(x, torch.Tensor) and x.ndim >= 2 and pos.numel() != x.shape[-2]:
         raise ValueError(
             f"positions must have one entry per row of x ({x.shape[-2]}), got {pos.numel()}"
@@ -316,7 +312,7 @@ def precision_error(
     ``dtype`` cannot hold the position (float16 above 65504).
     """
     dtype = check_float_dtype("dtype", dtype)
-    pos = _positions(positions)
+    pos = sinusoidal.as_positions(positions)
     theta = _check_inv_freq(inv_freq)
     check_elements(f"positions × pairs ({len(pos):,} × {len(theta):,})", len(pos) * len(theta))
     exact = pos[:, None] * theta[None, :]

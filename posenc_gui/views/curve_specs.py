@@ -114,13 +114,26 @@ def style_of(curve: Curve, index: int, *, crowded: bool = False) -> Style:
     return color, (curve.dashed, curve.scatter, marked, _line_width(curve.y))
 
 
-def draw_styled(item: pg.PlotDataItem, curve: Curve, style: Style, order: int = 0) -> None:
-    """Hand ``curve`` to ``item`` with the pens and symbols of ``style``; ``order``: the
-    curve's place in its view (an earlier curve is drawn over a later one)."""
+def stacking(curve: Curve, style: Style, order: int) -> float:
+    """The z value of ``curve`` drawn in ``style``, the ``order``-th curve of its view.
+
+    Envelopes under the lines; a dashed curve over the solid ones (where two coincide, RoPE
+    with q = 1 and the sinusoidal similarity, its dashes show both); unnamed lines (the rest
+    of a family: ALiBi's heads) under the named ones, as ``many_lines`` draws them when they
+    are many; and where curves coincide (Compare: sinusoidal, RoPE's random-q mean) the one
+    named first on top, whatever order their items were made in."""
+    _, look = style
+    if look is None:
+        return ENVELOPE_Z
+    unnamed = 0.0 if curve.name else UNNAMED_BELOW
+    return (DASHED_Z if look[0] else CURVE_Z) - unnamed - order * ORDER_STEP
+
+
+def draw_styled(item: pg.PlotDataItem, curve: Curve, style: Style) -> None:
+    """Hand ``curve`` to ``item`` with the pens and symbols of ``style``."""
     color, look = style
     if look is None:
         item.setData(curve.x, curve.y, pen=pen(light(color), width=1), connect="pairs", symbol=None)
-        item.setZValue(ENVELOPE_Z)
         return
     dashed, scatter, marked, width = look
     # a dashed curve's lone point is a ring: drawn over a solid curve's point, both show
@@ -135,14 +148,6 @@ def draw_styled(item: pg.PlotDataItem, curve: Curve, style: Style, order: int = 
         symbolBrush=NO_BRUSH if ring else _symbol_brush(color),
         symbolPen=_ring_pen(color) if ring else NO_PEN,
     )
-    # A dashed curve over the solid ones: where two curves coincide (RoPE with q = 1 and the
-    # sinusoidal similarity), its dashes show both.
-    # Where curves coincide (Compare: sinusoidal, RoPE's random-q mean), the one named first
-    # stays on top, whatever order the items were made in (reused items came in any order);
-    # unnamed lines (the rest of a family: ALiBi's heads) under the named ones, as
-    # ``many_lines`` draws them when they are many.
-    unnamed = 0.0 if curve.name else UNNAMED_BELOW
-    item.setZValue((DASHED_Z if dashed else CURVE_Z) - unnamed - order * ORDER_STEP)
     # Solid lines as separate segments: Qt strokes a long antialiased polyline wider than 1 px
     # several times slower (its joins), and opaque segments look the same. Dashes need the
     # one polyline to keep their pattern.

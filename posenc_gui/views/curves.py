@@ -12,7 +12,16 @@ from posenc_gui.encodings.window import Window
 from posenc_gui.views.ahead import MadeAhead
 from posenc_gui.views.axes import fit_height, style_plot
 from posenc_gui.views.bands import BandFill, band_fill, update_band_fill
-from posenc_gui.views.curve_specs import MANY_LINES_Z, Band, Curve, Line, Span, Style, draw_styled
+from posenc_gui.views.curve_specs import (
+    MANY_LINES_Z,
+    Band,
+    Curve,
+    Line,
+    Span,
+    Style,
+    draw_styled,
+    stacking,
+)
 from posenc_gui.views.data_bounds import BoundedViewBox, DataBounds, mapped
 from posenc_gui.views.deferred import DeferredDrawing, when_shown
 from posenc_gui.views.legend import (
@@ -217,7 +226,7 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         self._band_keys = [(band.name, band.color) for band in bands]
         for index, (item, (curve, style)) in enumerate(zip(self.curve_items, apart, strict=True)):
             if style != self._styles[index]:
-                draw_styled(item, curve, style, index)
+                draw_styled(item, curve, style)
                 self._styles[index] = style
             # a curve as drawn is left as it is: a control often changes a few curves of many
             # (Compare: one encoding's), and each handed anew costs pyqtgraph ~0.3 ms
@@ -225,6 +234,8 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
                 item.setData(curve.x, curve.y)
             else:
                 item.follow_log_mode()  # the same data, perhaps on new axes
+            if item.zValue() != (z := stacking(curve, style, index)):  # a name may change
+                item.setZValue(z)
         if [(line.vertical, line.color) for line in lines] == self._line_keys:
             for reference, line in zip(self.lines, lines, strict=True):
                 # each set re-lays the label's text out: only what changed

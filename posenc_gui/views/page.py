@@ -34,9 +34,8 @@ class ViewPage(QWidget):
         # size hints it took its most in presentation mode, by an equal share half the page.
         rows = -(-len(self._views) // columns)
         for row in range(len(self._views)):
-            held = all(
-                view.maximumHeight() < UNLIMITED for view in self._views[row * columns :][:columns]
-            )
+            row_views = self._views[row * columns : (row + 1) * columns]
+            held = all(view.maximumHeight() < UNLIMITED for view in row_views)
             self._grid.setRowStretch(row, 0 if row >= rows else 1 if held else STRIP_SHARE)
         for column in range(self._most):
             self._grid.setColumnStretch(column, int(column < columns))
