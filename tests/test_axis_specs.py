@@ -7,9 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 import pytest
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QImage, QPainter, QPicture
 
-from posenc_gui.views import Curve, HeatmapView
+from posenc_gui.views import Curve, HeatmapView, axis_specs
 from posenc_gui.views.axis_specs import draw_specs, tick_values
 from tests.shown_view import shown_view
 
@@ -34,6 +35,10 @@ def _plain(specs) -> tuple | None:
     )
 
 
+def _not_nudged(rect: QRectF, inside: QRectF, across: int) -> QRectF:
+    return rect
+
+
 def _assert_as_pyqtgraph_lays_out(axis: pg.AxisItem) -> None:
     for device in (QImage(1, 1, QImage.Format.Format_ARGB32_Premultiplied), QPicture()):
         painter = QPainter(device)
@@ -50,7 +55,8 @@ def _assert_as_pyqtgraph_lays_out(axis: pg.AxisItem) -> None:
 
 @pytest.mark.parametrize("log", [False, True], ids=["linear", "log"])
 @pytest.mark.parametrize("size", [(300, 200), (900, 500)])
-def test_a_curves_view_s_axes_are_laid_out_as_pyqtgraph_does(qtbot, log, size):
+def test_a_curves_view_s_axes_are_laid_out_as_pyqtgraph_does(qtbot, monkeypatch, log, size):
+    monkeypatch.setattr(axis_specs, "_nudged_inside", _not_nudged)  # pyqtgraph drops them
     view = shown_view(qtbot, *size)
     view.set_log(x=log)
     for decades, magnitude in ((1, 1e-6), (3, 1.0), (6, 1e5)):
@@ -61,7 +67,8 @@ def test_a_curves_view_s_axes_are_laid_out_as_pyqtgraph_does(qtbot, log, size):
             _assert_as_pyqtgraph_lays_out(view.plot.getAxis(side))
 
 
-def test_a_heatmap_s_named_ticks_and_colorbar_are_laid_out_as_pyqtgraph_does(qtbot):
+def test_a_heatmap_s_named_ticks_and_colorbar_are_laid_out_as_pyqtgraph_does(qtbot, monkeypatch):
+    monkeypatch.setattr(axis_specs, "_nudged_inside", _not_nudged)
     view = HeatmapView("t", "x", "y", "value")
     qtbot.addWidget(view)
     view.resize(700, 500)
@@ -128,3 +135,67 @@ def test_large_tick_values_read_as_a_person_writes_them(qapp, values, labels):
     from posenc_gui.views.axes import CompactAxis
 
     assert CompactAxis("left").tickStrings(values, 1.0, values[1] - values[0]) == labels
+
+
+@pytest.mark.parametrize(
+    ("values", "spacing", "labels"),
+    [
+        # pyqtgraph wrote "1.0, 0.5, 0, -0.5": 0 without the decimals of its neighbours
+        ([-1.0, -0.5, 0.0, 0.5, 1.0], 0.5, ["−1.0", "−0.5", "0.0", "0.5", "1.0"]),
+        ([-0.3 + 3 * 0.1, 0.1], 0.1, ["0.0", "0.1"]),  # 0 off by rounding: "5.55112e-17"
+        ([-0.0, 1.0], 1.0, ["0", "1"]),  # not "-0"
+        ([-100.0, 0.0, 50.0], 50.0, ["−100", "0", "50"]),
+        ([-2e5, 0.0], 2e5, ["−200k", "0"]),
+        ([-0.002, 0.0, 0.002], 0.002, ["−0.002", "0.000", "0.002"]),
+    ],
+)
+def test_tick_labels_write_zero_and_minus_as_print_does(qapp, values, spacing, labels):
+    from posenc_gui.views.axes import CompactAxis
+
+    assert CompactAxis("left").tickStrings(values, 1.0, spacing) == labels
+
+
+def test_a_heatmap_s_cell_ticks_write_negative_indices_with_a_minus_sign(qapp):
+    from posenc_gui.views.heatmap import _centre_ticks
+
+    ticks = _centre_ticks(np.arange(-2.0, 3.0), None, lambda cells: 1)
+    assert ticks is not None
+    assert [label for _, label in ticks[0]] == ["−2", "−1", "0", "1"]
+
+
+@pytest.mark.parametrize("width", [450, 520])  # ticks 20 apart
+def test_an_end_label_a_little_past_the_axis_end_is_moved_in_not_left_out(qtbot, width):
+    # distances −63 … 63 drawn from −63.5 to 63.5: the tick at −60 lies 3.5 from the left end,
+    # closer than half its label "−60"; pyqtgraph left that label out
+    view = shown_view(qtbot, width, 300)
+    x = np.arange(-63, 64)
+    view.set_curves([Curve("a", x, np.cos(x / 7))], x_extent=(-63, 64))
+    qtbot.wait(20)
+    axis = view.plot.getAxis("bottom")
+    image = QImage(1, 1, QImage.Format.Format_ARGB32_Premultiplied)
+    painter = QPainter(image)
+    try:
+        specs = draw_specs(axis, painter)
+    finally:
+        painter.end()
+    assert specs is not None
+    labels = {text: rect for rect, _, text in specs[2]}
+    assert "−60" in labels and "60" in labels, sorted(labels)
+    inside = axis.boundingRect()
+    for text, value in (("−60", -60.0), ("60", 60.0)):
+        rect = labels[text]
+        assert inside.left() <= rect.left() and rect.right() <= inside.right()
+        tick = axis.mapFromScene(view.plot.vb.mapViewToScene(QPointF(value, 0.0))).x()
+        assert rect.left() < tick < rect.right()  # the label still covers its tick
+
+
+def test_a_label_is_moved_in_by_less_than_half_its_length_or_not_at_all():
+    inside = QRectF(0, 0, 100, 20)
+    nudged = axis_specs._nudged_inside(QRectF(-6, 2, 20, 10), inside, 1)  # 6 past the left
+    assert (nudged.left(), nudged.width(), nudged.top()) == (0, 20, 2)
+    nudged = axis_specs._nudged_inside(QRectF(88, 2, 20, 10), inside, 1)  # 8 past the right
+    assert nudged.right() == 100
+    far = QRectF(-11, 2, 20, 10)  # more than half past: it would no longer cover its tick
+    assert axis_specs._nudged_inside(far, inside, 1) == far
+    column = QRectF(0, 0, 30, 100)  # a vertical axis: moved up or down
+    assert axis_specs._nudged_inside(QRectF(2, 93, 20, 10), column, 0).bottom() == 100

@@ -887,3 +887,53 @@ def test_a_legend_refits_when_the_y_axis_widens_for_its_labels(qtbot):
     qtbot.wait(100)
     assert axis.width() > narrow + 20
     assert not layout_problems(view)
+
+
+def _px_inside_edges(view: CurvesView, first: float, last: float) -> tuple[float, float]:
+    """Screen pixels from the plot's left edge to x = ``first`` and from x = ``last`` to its
+    right edge."""
+    box = view.plot.vb
+    edges = box.sceneBoundingRect()
+    left = box.mapViewToScene(QPointF(first, 0.0)).x() - edges.left()
+    right = edges.right() - box.mapViewToScene(QPointF(last, 0.0)).x()
+    return left, right
+
+
+@pytest.mark.parametrize("length", [10, 1 << 20])
+def test_markers_at_the_first_and_last_point_are_drawn_whole(qtbot, length):
+    # T5's buckets at 2^20: two far points whose markers the plot's edges cut in half
+    view = shown_view(qtbot, 500, 300)
+    x = np.linspace(0, length - 1, 10).round().astype(np.int64)
+    view.set_curves([Curve("a", x, np.cos(x / length))], x_extent=(0, length))
+    item = view.curve_items[0]
+    assert item.opts["symbol"] is not None  # marked
+    radius = item.opts["symbolSize"] / 2
+    left, right = _px_inside_edges(view, 0.0, length - 1.0)
+    assert left >= radius and right >= radius, (left, right)
+    view.resize(900, 400)  # the room stays in pixels at another size
+    qtbot.wait(20)
+    left, right = _px_inside_edges(view, 0.0, length - 1.0)
+    x_range = view.plot.vb.viewRange()[0]
+    half_cell = 0.5 * view.plot.vb.width() / (x_range[1] - x_range[0])  # points at i − ½ … i + ½
+    for room in (left - half_cell, right - half_cell):
+        assert radius <= room < 3 * radius, (left, right, half_cell)
+
+
+def test_lines_without_markers_reach_the_plot_s_edges(qtbot):
+    view = shown_view(qtbot, 500, 300)
+    x = np.arange(4000)
+    view.set_curves([Curve("a", x, np.cos(x / 50))], x_extent=(0, 4000))
+    assert view.curve_items[0].opts["symbol"] is None  # too dense to mark
+    assert view.plot.vb.viewRange()[0] == [-0.5, 3999.5]
+
+
+def test_a_zoomed_view_keeps_its_range_when_its_curves_gain_markers(qtbot):
+    view = shown_view(qtbot, 500, 300)
+    x = np.arange(4000)
+    view.set_curves([Curve("a", x, np.cos(x / 50))], x_extent=(0, 4000))
+    view.plot.vb.setXRange(100, 120, padding=0)  # the user zooms in: few points, marked
+    zoomed = view.plot.vb.viewRange()[0]
+    few = np.arange(100, 121)
+    view.set_curves([Curve("a", few, np.cos(few / 50))], x_extent=(0, 4000))
+    assert view.curve_items[0].opts["symbol"] is not None
+    assert view.plot.vb.viewRange()[0] == zoomed

@@ -339,3 +339,10 @@ def test_a_sequence_length_is_checked_whatever_the_method(seq_len):
         rope_scaling.scaled_inv_freq(yarn, seq_len)
     with pytest.raises(TypeError, match="seq_len must be an integer"):
         rope_scaling.scaled_inv_freq(yarn, 2.5)  # type: ignore[arg-type]
+
+
+def test_with_changes_names_a_key_that_is_no_field():
+    yarn = RopeScaling(64, method="yarn", factor=4.0)
+    assert yarn.with_changes(factor=8.0).factor == 8.0
+    with pytest.raises(TypeError, match=r"no field 'fator'; its fields: head_dim, .*factor"):
+        yarn.with_changes(fator=8.0)

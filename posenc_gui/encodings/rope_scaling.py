@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import torch
@@ -72,7 +72,15 @@ class RopeScaling:
         return int(self.head_dim * self.partial_rotary_factor)
 
     def with_changes(self, **changes: Any) -> RopeScaling:
-        """A copy with some fields changed (validated again)."""
+        """A copy with some fields changed (validated again); TypeError naming a key that is
+        no field."""
+        known = [field.name for field in fields(self)]
+        unknown = sorted(set(changes) - set(known))
+        if unknown:
+            raise TypeError(
+                f"RopeScaling has no field {', '.join(map(repr, unknown))}; "
+                f"its fields: {', '.join(known)}"
+            )
         return replace(self, **changes)
 
 

@@ -13,13 +13,23 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen, QPicture
 
 from posenc_gui.views.axis_specs import draw_specs, tick_values
 from posenc_gui.views.log_ticks import SUPERSCRIPT, log_labels, log_levels
-from posenc_gui.views.style import current_look, pre_blended, set_title, tick_font, wrap_title
+from posenc_gui.views.style import (
+    current_look,
+    number_text,
+    pre_blended,
+    set_title,
+    tick_font,
+    with_minus_sign,
+    wrap_title,
+)
 
 END_ROOM_PX = 10  # room past an axis's ends for its end tick labels (× the look's scale)
 SHRINK_AFTER_MS = 800  # an axis gives back room its labels no longer need once this long quiet
 ROOM_SLACK_PX = 10  # pyqtgraph's own: an axis keeps room a few px wider than its labels need
 FAINTEST_GRID_ALPHA = 3  # of 255: fainter grid lines (about 1 %) are not drawn
 LABEL_FRAME_PX = 12  # what an axis label's text frame takes of its length
+MOST_PLACES = 6  # decimals a tick label is written with at most (0.000001); finer: 1e-07
+ZERO_OF_SPACING = 1e-9  # a tick this close to 0, relative to the spacing, is 0
 
 
 class CompactAxis(pg.AxisItem):
@@ -209,11 +219,13 @@ class CompactAxis(pg.AxisItem):
         super().resizeEvent(ev)
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
+        """Labels of one tick level: log ones, large ones compact (250k), the others with the
+        decimals of the level's spacing, 0 included (0.0 beside 0.5); minus signs as "−"."""
         if self.logMode:
             return log_labels(values, self.range)
         if max((abs(v) for v in values), default=0) < 10_000:
-            return super().tickStrings(values, scale, spacing)
-        return [_compact(v * scale) for v in values]
+            return _fixed_point([v * scale for v in values], spacing * scale)
+        return [with_minus_sign(_compact(v * scale)) for v in values]
 
 
 def apart(texts: list[tuple[QRectF, Any, str]]) -> list[tuple[QRectF, Any, str]]:
@@ -224,6 +236,20 @@ def apart(texts: list[tuple[QRectF, Any, str]]) -> list[tuple[QRectF, Any, str]]
         if not any(text[0].intersects(other[0]) for other in kept):
             kept.append(text)
     return kept
+
+
+def _fixed_point(values: list[float], spacing: float) -> list[str]:
+    """Labels of values ``spacing`` apart, all with the decimals that spacing needs (−1.0,
+    −0.5, 0.0, 0.5), as pyqtgraph writes them but for 0: pyqtgraph wrote it "0" beside 0.5,
+    and a tick's rounding error (5.6e-17 for 0 at a spacing of 0.1) in scientific notation.
+    Spacings finer than MOST_PLACES decimals are written in Python's short form (5e-07)."""
+    places = max(0, math.ceil(-math.log10(spacing))) if spacing > 0 else 0
+    spec = f".{places}f" if places <= MOST_PLACES else "g"
+    # a tick at 0 off by rounding is 0
+    return [
+        with_minus_sign(number_text(0.0 if abs(v) < ZERO_OF_SPACING * spacing else v, spec))
+        for v in values
+    ]
 
 
 def _compact(value: float) -> str:

@@ -228,10 +228,24 @@ def _labels(
                 rect = QRectF(x - width / 2.0, stop - gap - height, width, height)
             else:
                 rect = QRectF(x - width / 2.0, stop + gap, width, height)
+            rect = _nudged_inside(rect, inside, across)
             if inside & rect == rect:  # pyqtgraph's test: contains() rounds differently
                 labels.append((rect, flags, text))
     axis._updateMaxTextSize(needed)
     return labels
+
+
+def _nudged_inside(rect: QRectF, inside: QRectF, across: int) -> QRectF:
+    """``rect``, a label centred on its tick, moved along the axis into ``inside`` where it
+    reaches past an end by less than half its length (it still covers its tick): an end
+    label a little wider than the room past the end ("−60" at −63.5 … 63.5) was left out."""
+    horizontal = across == 1
+    start, end = (rect.left(), rect.right()) if horizontal else (rect.top(), rect.bottom())
+    low, high = (inside.left(), inside.right()) if horizontal else (inside.top(), inside.bottom())
+    shift = low - start if start < low else high - end if end > high else 0.0
+    if not 0 < abs(shift) < (end - start) / 2:
+        return rect
+    return rect.translated(QPointF(shift, 0.0) if horizontal else QPointF(0.0, shift))
 
 
 def _size(painter: QPainter, font: tuple[object, ...], text: str) -> tuple[float, float]:

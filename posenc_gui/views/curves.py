@@ -276,9 +276,12 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         integers = bool(curves) and all(curve.x.dtype.kind in "iu" for curve in curves)
         self.plot.getAxis("bottom").whole_numbers = x_extent is not None or integers
         if x_extent is None:
-            self.plot.enableAutoRange()
+            self.plot.enableAutoRange()  # the markers' room: DataBounds, as for y
         else:
-            self.viewport.show_extent(x_extent)
+            # the markers' reach past their points (the curve's pixelPadding is its pen's)
+            marked = (item for item in self.curve_items if item.opts["symbol"] is not None)
+            room = max((item.scatter.pixelPadding() for item in marked), default=0.0)
+            self.viewport.show_extent(x_extent, room_px=room)
             self.plot.enableAutoRange(axis="y")
         self._ahead.start()
 

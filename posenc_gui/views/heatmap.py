@@ -22,6 +22,7 @@ from posenc_gui.views.style import (
     current_look,
     number_text,
     tick_font,
+    with_minus_sign,
 )
 from posenc_gui.views.unchanged import same_input
 from posenc_gui.views.viewport import Viewport
@@ -385,7 +386,7 @@ def _centre_ticks(
     if labels is None:
         if cells > 128 or not np.all(np.diff(edges) == 1):
             return None
-        labels = [str(int(edge)) for edge in edges[:-1]]
+        labels = [with_minus_sign(number_text(edge, ".0f")) for edge in edges[:-1]]
     step = every(cells)
     return [[(float(edges[i]) + 0.5, labels[i]) for i in range(0, cells, step)]]
 

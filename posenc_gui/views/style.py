@@ -29,6 +29,7 @@ COLORMAPS = {
 }
 # Colormap roles: a heatmap asks for a role, the look says which map plays it.
 SEQUENTIAL, DIVERGING, CYCLIC = "sequential", "diverging", "cyclic"
+MINUS = "\u2212"  # figures' minus sign: the hyphen "-" is shorter and sits higher
 _COLOURS = {  # background, foreground, muted lines, legend background, error text, no value
     "light": ("#ffffff", "#000000", "#999999", (255, 255, 255, 210), "#b00020", "#c8c8c8"),
     "dark": ("#1e1e1e", "#e6e6e6", "#777777", (30, 30, 30, 210), "#ff8a80", "#505050"),
@@ -273,8 +274,14 @@ def _balanced_width(item: pg.QtWidgets.QGraphicsTextItem, width: float, natural:
 
 def number_text(value: float, spec: str = ".6g") -> str:
     """``value`` written with ``spec`` for a readout, a negative zero as 0 (ALiBi's bias −m·0 on
-    the diagonal and at distance 0: "-0" reads as a sign that is not there)."""
+    the diagonal and at distance 0: "-0" reads as a sign that is not there). A readout keeps
+    the hyphen: it is copied into code."""
     return format(float(value) + 0.0, spec)
+
+
+def with_minus_sign(number: str) -> str:
+    """A written number as a figure prints it: the minus sign "−", not the hyphen "-"."""
+    return number.replace("-", MINUS)
 
 
 def pen(color: int | str, *, dashed: bool = False, width: float = 2.0) -> pg.QtGui.QPen:

@@ -68,12 +68,15 @@ class Viewport(QObject):
         # Curves draw points at integer x (shown from lo − ½ to hi − ½); heatmaps draw cells
         # [i, i + 1) (shown from lo to hi).
         self.margin = 0.5 if points else 0.0
+        self.room_px = 0.0  # pixels shown past the x extent's ends (``show_extent``)
+        self._shown_x: tuple[float, float] | None = None  # the x range show_extent set
         self.extent: tuple[Extent, Extent | None] | None = None
         self.log_x = False  # the x axis shows log10 of the data (pyqtgraph's log mode)
         self._last: tuple[Window, Window | None] | None = None
         self._asked: tuple[Extent, Extent | None] | None = None  # the extents ``windows`` had
         self._showing = False  # inside ``show_extent``: its states on the way are no change
         view_box.sigRangeChanged.connect(self._on_change)
+        view_box.sigResized.connect(self._keep_room)
         view_box.sigResized.connect(self._on_change)
 
     def _on_change(self, *_: object) -> None:
@@ -108,14 +111,39 @@ class Viewport(QObject):
         self._last = (steady_x, _steady(y, self._last[1] if self._last else None))
         return self._last
 
-    def show_extent(self, x_extent: Extent, y_extent: Extent | None = None) -> None:
-        """Make the extents the data's bounds; a new extent is shown whole."""
-        if self.extent == (x_extent, y_extent):
+    def _keep_room(self, *_: object) -> None:
+        """After a resize: the room past the ends in pixels as the view is now."""
+        if self.room_px:
+            self._show_whole_again()
+
+    def _show_whole_again(self) -> None:
+        """The whole extent shown anew (its room past the ends for the view's size now),
+        unless the user zoomed or panned away from it."""
+        if self.extent is None or self._shown_x is None:
             return
-        self.extent = (x_extent, y_extent)
+        if tuple(self.view_box.viewRange()[0]) == self._shown_x:
+            extent, self.extent = self.extent, None
+            self.show_extent(*extent, room_px=self.room_px)
+
+    def show_extent(
+        self, x_extent: Extent, y_extent: Extent | None = None, *, room_px: float = 0.0
+    ) -> None:
+        """Make the extents the data's bounds; a new extent is shown whole, with ``room_px``
+        pixels past each end of x (the markers' reach: one at the first or last point is
+        drawn whole, not cut in half by the plot's edge)."""
+        if self.extent == (x_extent, y_extent):
+            if room_px != self.room_px:  # the same extent: a new room where it is shown whole
+                self.room_px = room_px
+                self._show_whole_again()
+            return
+        self.extent, self.room_px = (x_extent, y_extent), room_px
         x_shown = (x_extent[0] - self.margin, x_extent[1] - self.margin)
         if self.log_x:  # pyqtgraph's view coordinates are log10 of the data then
             x_shown = (math.log10(max(x_shown[0], 1)), math.log10(x_shown[1]))
+        width = self.view_box.width()
+        if self.room_px and width > 2 * self.room_px:
+            room = self.room_px * (x_shown[1] - x_shown[0]) / (width - 2 * self.room_px)
+            x_shown = (x_shown[0] - room, x_shown[1] + room)
         limits = {"xMin": x_shown[0], "xMax": x_shown[1]}
         if y_extent is not None:
             limits |= {"yMin": y_extent[0], "yMax": y_extent[1]}
@@ -126,6 +154,7 @@ class Viewport(QObject):
             if self.bounded:
                 self.view_box.setLimits(**limits)
             self.view_box.setRange(xRange=x_shown, yRange=y_extent, padding=0)
+            self._shown_x = tuple(self.view_box.viewRange()[0])
         finally:
             self._showing = False
         self._on_change()
