@@ -13,6 +13,7 @@ from PySide6.QtGui import QImage, QPainter, QPicture
 from posenc_gui.views import Curve, HeatmapView, axis_specs
 from posenc_gui.views.axis_specs import draw_specs, tick_values
 from tests.shown_view import shown_view
+from tests.text_boxes import drawn_tick_labels
 
 
 def _plain(specs) -> tuple | None:
@@ -147,6 +148,9 @@ def test_large_tick_values_read_as_a_person_writes_them(qapp, values, labels):
         ([-100.0, 0.0, 50.0], 50.0, ["−100", "0", "50"]),
         ([-2e5, 0.0], 2e5, ["−200k", "0"]),
         ([-0.002, 0.0, 0.002], 0.002, ["−0.002", "0.000", "0.002"]),
+        # finer than a millionth: short forms with the digits that tell them apart
+        ([1.0000001, 1.0000002], 1e-7, ["1.0000001", "1.0000002"]),
+        ([-1e-7, 0.0, 1e-7], 1e-7, ["−1e−07", "0", "1e−07"]),
     ],
 )
 def test_tick_labels_write_zero_and_minus_as_print_does(qapp, values, spacing, labels):
@@ -199,3 +203,14 @@ def test_a_label_is_moved_in_by_less_than_half_its_length_or_not_at_all():
     assert axis_specs._nudged_inside(far, inside, 1) == far
     column = QRectF(0, 0, 30, 100)  # a vertical axis: moved up or down
     assert axis_specs._nudged_inside(QRectF(2, 93, 20, 10), column, 0).bottom() == 100
+
+
+def test_every_labelled_level_of_an_axis_has_the_decimals_of_the_finest(qtbot):
+    # y −1 … 1: whole numbers on the first level, halves on the second; each written with
+    # its own level's decimals they read "1, 0.5, 0, −0.5, −1"
+    view = shown_view(qtbot, 500, 400)
+    x = np.arange(100)
+    view.set_curves([Curve("a", x, np.cos(x / 7))])
+    qtbot.wait(20)
+    labels = drawn_tick_labels(view.plot.getAxis("left"))
+    assert {"1.0", "0.5", "0.0", "−0.5", "−1.0"} <= set(labels), labels

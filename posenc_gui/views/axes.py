@@ -242,9 +242,14 @@ def _fixed_point(values: list[float], spacing: float) -> list[str]:
     """Labels of values ``spacing`` apart, all with the decimals that spacing needs (−1.0,
     −0.5, 0.0, 0.5), as pyqtgraph writes them but for 0: pyqtgraph wrote it "0" beside 0.5,
     and a tick's rounding error (5.6e-17 for 0 at a spacing of 0.1) in scientific notation.
-    Spacings finer than MOST_PLACES decimals are written in Python's short form (5e-07)."""
+    Spacings finer than MOST_PLACES decimals: in Python's short form, with the significant
+    digits they need (1.0000001, 1e-07)."""
     places = max(0, math.ceil(-math.log10(spacing))) if spacing > 0 else 0
-    spec = f".{places}f" if places <= MOST_PLACES else "g"
+    spec = f".{places}f"
+    if places > MOST_PLACES:
+        largest = max((abs(v) for v in values), default=0.0)
+        whole_digits = math.floor(math.log10(largest)) + 1 if largest > 0 else 1
+        spec = f".{places + max(whole_digits, 1)}g"
     # a tick at 0 off by rounding is 0
     return [
         with_minus_sign(number_text(0.0 if abs(v) < ZERO_OF_SPACING * spacing else v, spec))

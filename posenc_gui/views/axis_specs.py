@@ -179,7 +179,37 @@ def _labels(
     stop: float,
     length: float,
 ) -> list[Label]:
-    """The labels of the tick levels that fit (pyqtgraph's fill limits), inside the axis."""
+    """The labels of the tick levels that fit (pyqtgraph's fill limits), inside the axis; all
+    written with the decimals of the finest level labelled (1.0 and 0.0 beside 0.5, where
+    each level written with its own spacing's gave 1 and 0)."""
+    count = min(len(levels), axis.style["maxTextLevel"] + 1)
+    scale = axis.autoSIPrefixScale * axis.scale
+    texts = (
+        given[:count]
+        if given is not None
+        else [axis.tickStrings(values, scale, spacing) for spacing, values in levels[:count]]
+    )
+    labels, used, needed = _placed(axis, painter, texts, positions, stop, length)
+    if given is None and used > 1:
+        finest = levels[used - 1][0]
+        alike = [axis.tickStrings(values, scale, finest) for _, values in levels[:used]]
+        if alike != texts[:used]:
+            labels, _, needed = _placed(axis, painter, alike, positions, stop, length)
+    axis._updateMaxTextSize(needed)
+    return labels
+
+
+def _placed(
+    axis: pg.AxisItem,
+    painter: QPainter,
+    texts: list[list[str]],
+    positions: list[list[float | None]],
+    stop: float,
+    length: float,
+) -> tuple[list[Label], int, float]:
+    """The labels ``texts`` (by level) placed inside the axis, level after level while they
+    fit (pyqtgraph's fill limits); the levels labelled, and the room across the axis the
+    labels of the last need."""
     style, side = axis.style, axis.orientation
     across = 0 if side in ("left", "right") else 1
     # Text measures differ by font, resolution and engine (an SVG's are not hinted): all three
@@ -194,16 +224,12 @@ def _labels(
     labels: list[Label] = []
     measured: list[tuple[float, float]] = []  # every label measured so far, all levels
     needed = 0.0  # across the axis: the room the labels of the last level drawn need
-    for level in range(min(len(levels), style["maxTextLevel"] + 1)):
-        if given is None:
-            spacing, values = levels[level]
-            texts = axis.tickStrings(values, axis.autoSIPrefixScale * axis.scale, spacing)
-        else:
-            texts = given[level]
-        if not texts:
+    levels = 0
+    for level, level_texts in enumerate(texts):
+        if not level_texts:
             continue
         sizes: list[tuple[float, float] | None] = []
-        for text, x in zip(texts, positions[level], strict=True):
+        for text, x in zip(level_texts, positions[level], strict=True):
             size = None if x is None else _size(painter, font, text)
             sizes.append(size)
             if size is not None:
@@ -215,8 +241,8 @@ def _labels(
             for count, limit in style["textFillLimits"]
         ):
             break  # too crowded: this level and the finer ones go unlabelled
-        needed = thick
-        for text, x, size in zip(texts, positions[level], sizes, strict=True):
+        needed, levels = thick, level + 1
+        for text, x, size in zip(level_texts, positions[level], sizes, strict=True):
             if x is None or size is None:
                 continue
             width, height = size
@@ -231,8 +257,7 @@ def _labels(
             rect = _nudged_inside(rect, inside, across)
             if inside & rect == rect:  # pyqtgraph's test: contains() rounds differently
                 labels.append((rect, flags, text))
-    axis._updateMaxTextSize(needed)
-    return labels
+    return labels, levels, needed
 
 
 def _nudged_inside(rect: QRectF, inside: QRectF, across: int) -> QRectF:
