@@ -25,3 +25,11 @@ def distances_note(per_pixel: int) -> str:
     return tr(" · a pixel: the mean of {0} distances").format(format_number(per_pixel)) * (
         per_pixel > 1
     )
+
+
+def band_note(per_pixel: int) -> str:
+    """`` · N positions a pixel: mean, and min–max band`` for curves whose pixels hold up to
+    ``per_pixel`` positions, drawn as means inside their min–max envelopes (``""`` for one)."""
+    return tr(" · {0} positions a pixel: mean, and min–max band").format(
+        format_number(per_pixel)
+    ) * (per_pixel > 1)

@@ -4,6 +4,7 @@ the library's closed forms; refusals; presets; sessions; its Compare entry."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import re
 
@@ -13,6 +14,7 @@ import torch
 
 from posenc_gui.comparison import Inputs
 from posenc_gui.encodings import multimodal, rope
+from posenc_gui.encodings.window import Window
 from posenc_gui.presets import Preset
 from posenc_gui.tabs.multimodal import compute
 from posenc_gui.tabs.multimodal.compute import (
@@ -393,3 +395,34 @@ def test_a_scheme_of_fewer_axes_spreads_its_rows_and_moves_no_view(window, drive
     qtbot.wait(50)
     assert len(marks(figures.axis_view)) == 2  # row, column
     assert [view.geometry() for view in views] == before  # the page is not laid out anew
+
+
+def test_pooled_id_curves_keep_each_pixel_s_least_and_largest_id():
+    # Pixtral's 64 × 64 grid in 100 pixels: about 41 tokens a pixel, so a pixel holding a row's
+    # last columns and the next row's first has a mean column id between them (the drawn peaks
+    # wandered between 57 and 63); its least and largest ids are those of the tokens it holds
+    grid = 64 * 64
+    params = MultimodalParams(
+        "axial", 64, 1e4, (16, 16), 0, 1, 64, 64, 1.0, 0, (0, 0), curves_x=Window(0, grid, 100)
+    )
+    page = compute_multimodal(params, torch.device("cpu")).sequence
+    rows, columns = np.divmod(np.arange(grid), 64)
+    edges = page.curve_edges.astype(int)
+    for axis, ids in enumerate((rows, columns)):
+        runs = [ids[start:end] for start, end in itertools.pairwise(edges)]
+        np.testing.assert_array_equal(page.curve_low[axis], [run.min() for run in runs])
+        np.testing.assert_array_equal(page.curve_high[axis], [run.max() for run in runs])
+    assert page.curve_per_pixel == max(np.diff(edges)) > 1
+    assert page.curve_high[1].max() == 63 and page.curve_low[1].min() == 0
+
+
+def test_the_id_curves_draw_each_pixel_s_id_band_where_pixels_hold_many_tokens(window, drive, tab):
+    set_controls(window, drive, tab, text_before=0, image_height=48, image_width=48, text_after=0)
+    tab.ready_view("id_curves")
+    view = tab.figures.id_curves
+    bands = [curve for curve in view.drawn_curves() if curve.envelope]
+    assert len(bands) == len(tab.figures.id_strip.image.image)  # one per axis
+    assert max(band.y.max() for band in bands) == 47  # a row's last column, whole
+    assert "min–max band" in view.plot.titleLabel.text
+    set_controls(window, drive, tab, image_height=2, image_width=3)  # a token a pixel
+    assert not any(curve.envelope for curve in view.drawn_curves())

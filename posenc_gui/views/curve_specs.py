@@ -36,6 +36,13 @@ class Curve:
     color: int | str | None = None
     envelope: bool = False  # x, y pairs: a pixel's least and largest value, a light stroke
 
+    @classmethod
+    def min_max(cls, x: np.ndarray, low: np.ndarray, high: np.ndarray, color: int) -> Curve:
+        """The envelope of a curve whose pixels hold many points: at each ``x`` (``[W]``) a
+        stroke from ``low`` to ``high`` (``[W]``, the pixel's least and largest value),
+        unnamed, drawn behind the curves named before it."""
+        return cls("", np.repeat(x, 2), np.ravel([low, high], "F"), envelope=True, color=color)
+
 
 @dataclass(frozen=True)
 class Band:

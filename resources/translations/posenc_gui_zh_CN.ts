@@ -388,6 +388,10 @@
       <translation> · 每像素：{0} 个距离的均值</translation>
     </message>
     <message>
+      <source> · {0} positions a pixel: mean, and min–max band</source>
+      <translation> · 每像素 {0} 个位置：均值及最小–最大带</translation>
+    </message>
+    <message>
       <source> · a cell: the mean of {0} positions</source>
       <translation> · 每格：{0} 个位置的均值</translation>
     </message>
@@ -444,10 +448,6 @@
       <translation>绝对编码标签页用词元标注位置时，固定为句子长度</translation>
     </message>
     <message>
-      <source>(b) Waveforms PE[:, i]</source>
-      <translation>(b) 波形 PE[:, i]</translation>
-    </message>
-    <message>
       <source>interleaved (paper)</source>
       <translation>交错（论文）</translation>
     </message>
@@ -484,6 +484,10 @@
       <translation>PE</translation>
     </message>
     <message>
+      <source>(b) Waveforms PE[:, i]</source>
+      <translation>(b) 波形 PE[:, i]</translation>
+    </message>
+    <message>
       <source>(c) Similarity PE·PEᵀ</source>
       <translation>(c) 相似度 PE·PEᵀ</translation>
     </message>
@@ -518,10 +522,6 @@
     <message>
       <source>dimensions</source>
       <translation>维度</translation>
-    </message>
-    <message>
-      <source> · {0} positions a pixel: mean, and min–max band</source>
-      <translation> · 每像素 {0} 个位置：均值及最小–最大带</translation>
     </message>
     <message>
       <source>positions</source>

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import numpy as np
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
 
 from posenc_gui.choices import SEQ_LEN_RANGE, format_number
 from posenc_gui.controls import IntControl, index_list, parse_indices
 from posenc_gui.i18n import N_, tr
-from posenc_gui.pooled import distances_note, pooled_note
+from posenc_gui.pooled import band_note, distances_note, pooled_note
 from posenc_gui.presets import Preset
 from posenc_gui.tab import Tab, TabContext
 from posenc_gui.tabs.absolute import SPEC
@@ -191,9 +190,7 @@ class AbsoluteTab(Tab):
             tr("(a) PE[position, dimension]") + pooled_note(rows, cols, tr("dimensions")),
         )
         envelopes = [
-            Curve(
-                "", np.repeat(frame.wave_x, 2), np.ravel([low, high], "F"), envelope=True, color=i
-            )
+            Curve.min_max(frame.wave_x, low, high, color=i)
             for i, (low, high) in enumerate(
                 zip(frame.waveform_low, frame.waveform_high, strict=True)
             )
@@ -211,12 +208,9 @@ class AbsoluteTab(Tab):
             x_labels=labels,
             x_extent=(0, p.seq_len),
         )
-        title = tr("(b) Waveforms PE[:, i]")
-        if pooled:
-            title += tr(" · {0} positions a pixel: mean, and min–max band").format(
-                format_number(frame.wave_per_pixel)
-            )
-        set_title(self.wave_view.plot, title)
+        set_title(
+            self.wave_view.plot, tr("(b) Waveforms PE[:, i]") + band_note(frame.wave_per_pixel)
+        )
         kind = tr("cosine") if p.cosine else "PE·PEᵀ"
         # labels where each row (column) is one position and all are shown
         row_labels, col_labels = (

@@ -80,6 +80,9 @@ class SequencePage:
     strip_ids: np.ndarray  # [A, B] mean position id per axis over each run
     curve_edges: np.ndarray  # [C + 1] token runs of the id curves
     curve_ids: np.ndarray  # [A, C]
+    curve_low: np.ndarray  # [A, C] the least id per axis over each run
+    curve_high: np.ndarray  # [A, C] and the largest (a row's last column beside the next's 0)
+    curve_per_pixel: int  # the most tokens a run of the curves holds
 
 
 @dataclass(frozen=True)
@@ -181,6 +184,9 @@ def _sequence_page(p: MultimodalParams) -> SequencePage:
         return binning.run_means(ids.T, *binning.runs(window)).T.numpy()
 
     mrope = p.scheme != "axial"
+    starts, counts = binning.runs(curves)
+    runs = ids[:, starts.numpy()[0] : int(starts[-1] + counts[-1])].numpy()
+    firsts = (starts - starts[0]).numpy()
     return SequencePage(
         tokens=tokens,
         image_tokens=(p.text_before, tokens - p.text_after) if mrope else (0, tokens),
@@ -188,6 +194,9 @@ def _sequence_page(p: MultimodalParams) -> SequencePage:
         strip_ids=means(strip),
         curve_edges=binning.edges(curves).numpy(),
         curve_ids=means(curves),
+        curve_low=np.minimum.reduceat(runs, firsts, axis=1),
+        curve_high=np.maximum.reduceat(runs, firsts, axis=1),
+        curve_per_pixel=int(counts.max()),
     )
 
 

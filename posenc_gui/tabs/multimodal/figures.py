@@ -8,6 +8,7 @@ from posenc_gui.choices import format_number
 from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.i18n import N_, tr
 from posenc_gui.imported_model import ImportedModel, layer_type_name
+from posenc_gui.pooled import band_note
 from posenc_gui.tabs.multimodal.compute import SCHEMES, MultimodalFrame, ScoresPage, SequencePage
 from posenc_gui.views import Band, Curve, CurvesView, HeatmapView, Span
 from posenc_gui.views.pattern import PatternView, Row
@@ -138,10 +139,20 @@ class MultimodalFigures:
         kind = tr("video tokens") if frame.params.frames > 1 else tr("image tokens")
         # the span in a colour of its own: not one of the axes' 1–3
         spans = [Span(first - 0.5, end - 0.5, kind, 4)] if frame.params.scheme != "axial" else []
+        # A pixel of many tokens: its mean id inside the band of its least and largest, so a
+        # row's last column stays visible where the pixel also holds the next row's first.
+        pooled = page.curve_per_pixel > 1
+        envelopes = [
+            Curve.min_max(centres, low, high, color=axis + 1)
+            for axis, (low, high) in enumerate(zip(page.curve_low, page.curve_high, strict=True))
+        ]
         self.id_curves.set_curves(
             [
-                Curve(name, centres, page.curve_ids[axis], dashed=axis > 0, color=axis + 1)
-                for axis, name in enumerate(names)
+                *(
+                    Curve(name, centres, page.curve_ids[axis], dashed=axis > 0, color=axis + 1)
+                    for axis, name in enumerate(names)
+                ),
+                *(envelopes if pooled else ()),
             ],
             spans=spans,
             x_extent=(0, page.tokens),
@@ -150,7 +161,8 @@ class MultimodalFigures:
         short = frame.axis_names if frame.params.scheme != "axial" else names
         axes = ", ".join(coloured(name, axis + 1) for axis, name in enumerate(short))
         shaded = f" · {coloured(kind, 4)}" if spans else ""
-        set_title(self.id_curves.plot, tr("(e) Ids: {0}").format(axes) + shaded)
+        title = tr("(e) Ids: {0}").format(axes) + shaded + band_note(page.curve_per_pixel)
+        set_title(self.id_curves.plot, title)
 
     def _draw_scores(self, frame: MultimodalFrame, page: ScoresPage) -> None:
         p = frame.params
