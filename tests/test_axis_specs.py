@@ -151,6 +151,7 @@ def test_large_tick_values_read_as_a_person_writes_them(qapp, values, labels):
         # finer than a millionth: short forms with the digits that tell them apart
         ([1.0000001, 1.0000002], 1e-7, ["1.0000001", "1.0000002"]),
         ([-1e-7, 0.0, 1e-7], 1e-7, ["−1e−07", "0", "1e−07"]),
+        ([1.0 + 2e-16, 1.0 + 4e-16], 2e-16, ["1.0000000000000002", "1.0000000000000004"]),
     ],
 )
 def test_tick_labels_write_zero_and_minus_as_print_does(qapp, values, spacing, labels):
@@ -214,3 +215,10 @@ def test_every_labelled_level_of_an_axis_has_the_decimals_of_the_finest(qtbot):
     qtbot.wait(20)
     labels = drawn_tick_labels(view.plot.getAxis("left"))
     assert {"1.0", "0.5", "0.0", "−0.5", "−1.0"} <= set(labels), labels
+
+
+def test_ticks_of_a_range_near_the_smallest_floats_get_labels_of_a_float_s_digits(qapp):
+    from posenc_gui.views.axes import CompactAxis
+
+    labels = CompactAxis("left").tickStrings([0.0, 5e-321, 1e-320], 1.0, 5e-321)
+    assert labels[0] == "0" and all(len(label) <= 24 for label in labels), labels  # not 321

@@ -30,6 +30,7 @@ FAINTEST_GRID_ALPHA = 3  # of 255: fainter grid lines (about 1 %) are not drawn
 LABEL_FRAME_PX = 12  # what an axis label's text frame takes of its length
 MOST_PLACES = 6  # decimals a tick label is written with at most (0.000001); finer: 1e-07
 ZERO_OF_SPACING = 1e-9  # a tick this close to 0, relative to the spacing, is 0
+FLOAT_DIGITS = 17  # the significant digits a float64 holds: no label needs more
 
 
 class CompactAxis(pg.AxisItem):
@@ -249,7 +250,7 @@ def _fixed_point(values: list[float], spacing: float) -> list[str]:
     if places > MOST_PLACES:
         largest = max((abs(v) for v in values), default=0.0)
         whole_digits = math.floor(math.log10(largest)) + 1 if largest > 0 else 1
-        spec = f".{places + max(whole_digits, 1)}g"
+        spec = f".{min(places + max(whole_digits, 1), FLOAT_DIGITS)}g"
     # a tick at 0 off by rounding is 0
     return [
         with_minus_sign(number_text(0.0 if abs(v) < ZERO_OF_SPACING * spacing else v, spec))
