@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from posenc_gui.choices import format_number
-from posenc_gui.i18n import tr
+from posenc_gui.i18n import N_, tr
 
 
 def pooled_note(rows: int, cols: int, columns_name: str) -> str:
@@ -27,9 +27,12 @@ def distances_note(per_pixel: int) -> str:
     )
 
 
-def band_note(per_pixel: int) -> str:
-    """`` · N positions a pixel: mean, and min–max band`` for curves whose pixels hold up to
-    ``per_pixel`` positions, drawn as means inside their min–max envelopes (``""`` for one)."""
-    return tr(" · {0} positions a pixel: mean, and min–max band").format(
-        format_number(per_pixel)
-    ) * (per_pixel > 1)
+POSITIONS_BAND = N_(" · {0} positions a pixel: mean, and min–max band")
+TOKENS_BAND = N_(" · {0} tokens a pixel: mean, and min–max band")
+
+
+def band_note(per_pixel: int, note: str = POSITIONS_BAND) -> str:
+    """`` · N positions a pixel: mean, and min–max band`` (``note``: TOKENS_BAND for tokens)
+    for curves whose pixels hold up to ``per_pixel`` of them, drawn as means inside their
+    min–max envelopes (``""`` for one)."""
+    return tr(note).format(format_number(per_pixel)) * (per_pixel > 1)

@@ -152,6 +152,9 @@ def test_large_tick_values_read_as_a_person_writes_them(qapp, values, labels):
         ([1.0000001, 1.0000002], 1e-7, ["1.0000001", "1.0000002"]),
         ([-1e-7, 0.0, 1e-7], 1e-7, ["−1e−07", "0", "1e−07"]),
         ([1.0 + 2e-16, 1.0 + 4e-16], 2e-16, ["1.0000000000000002", "1.0000000000000004"]),
+        ([1.0, 1.000000002], 2e-9, ["1.000000000", "1.000000002"]),  # not 1 beside 1.000000002
+        # tiny values: their digits, not float noise (−3.9999999999999998e−20)
+        ([-4e-20, -2e-20, 0.0, 2e-20], 2e-20, ["−4e−20", "−2e−20", "0", "2e−20"]),
     ],
 )
 def test_tick_labels_write_zero_and_minus_as_print_does(qapp, values, spacing, labels):
@@ -222,3 +225,32 @@ def test_ticks_of_a_range_near_the_smallest_floats_get_labels_of_a_float_s_digit
 
     labels = CompactAxis("left").tickStrings([0.0, 5e-321, 1e-320], 1.0, 5e-321)
     assert labels[0] == "0" and all(len(label) <= 24 for label in labels), labels  # not 321
+
+
+def test_compact_labels_zoomed_in_keep_the_digits_that_tell_them_apart(qapp):
+    from posenc_gui.views.axes import CompactAxis
+
+    axis = CompactAxis("bottom")
+    axis.setRange(500_000, 500_300)  # positions of a 2^20 sequence, zoomed in: "500k" six times
+    assert axis.tickStrings([500_000, 500_050, 500_100], 1.0, 50) == ["500k", "500.05k", "500.1k"]
+    axis.setRange(9_990, 10_010)
+    assert axis.tickStrings([9_996, 10_000, 10_004], 1.0, 4) == ["9.996k", "10k", "10.004k"]
+
+
+def test_every_level_of_an_axis_reaching_ten_thousand_is_written_compact(qapp):
+    from posenc_gui.views.axes import CompactAxis
+
+    axis = CompactAxis("left")
+    axis.setRange(-12_000, 12_000)  # its finer level's values stay under 10,000: "5000"
+    assert axis.tickStrings([-10_000, 0, 10_000], 1.0, 10_000) == ["−10k", "0", "10k"]
+    assert axis.tickStrings([-5_000, 5_000], 1.0, 5_000) == ["−5k", "5k"]
+
+
+def test_a_tick_at_the_very_end_of_the_axis_keeps_its_label(qtbot):
+    view = shown_view(qtbot, 500, 300)
+    x = np.arange(1000)
+    view.set_curves([Curve("a", x, np.cos(x / 50))], x_extent=(0, 1000))
+    view.plot.vb.setXRange(100, 180, padding=0)  # ticks at both ends
+    qtbot.wait(20)
+    labels = drawn_tick_labels(view.plot.getAxis("bottom"))
+    assert labels[0] == "100" and "180" in labels, labels

@@ -937,3 +937,33 @@ def test_a_zoomed_view_keeps_its_range_when_its_curves_gain_markers(qtbot):
     view.set_curves([Curve("a", few, np.cos(few / 50))], x_extent=(0, 4000))
     assert view.curve_items[0].opts["symbol"] is not None
     assert view.plot.vb.viewRange()[0] == zoomed
+
+
+def test_markers_keep_their_room_after_a_zoom_in_and_back_out(qtbot):
+    # zoomed back out, the range comes back within rounding: the view is whole again, and a
+    # resize gives the markers their room for the new width
+    view = shown_view(qtbot, 500, 300)
+    x = np.arange(20)
+    view.set_curves([Curve("a", x, np.cos(x / 3))], x_extent=(0, 20))
+    box = view.plot.vb
+    whole = box.viewRange()[0]
+    box.scaleBy(x=0.5)
+    box.setXRange(*whole, padding=0)
+    box.scaleBy(x=1.0000000000000002)  # pyqtgraph's own zoom back out: off by rounding
+    view.resize(1600, 300)
+    qtbot.wait(20)
+    item = view.curve_items[0]
+    left, right = _px_inside_edges(view, 0.0, 19.0)
+    half_cell = 0.5 * box.width() / (box.viewRange()[0][1] - box.viewRange()[0][0])
+    radius = item.opts["symbolSize"] / 2
+    for room in (left - half_cell, right - half_cell):
+        assert radius <= room < 3 * radius, (left, right, half_cell)
+
+
+def test_a_tiny_plot_gives_its_markers_no_room_that_would_show_positions_that_do_not_exist(qtbot):
+    view = shown_view(qtbot, 90, 200)
+    x = np.arange(10)
+    view.set_curves([Curve("a", x, np.cos(x))], x_extent=(0, 10))
+    qtbot.wait(20)
+    low, high = view.plot.vb.viewRange()[0]
+    assert (low, high) == (-0.5, 9.5), (low, high)

@@ -423,6 +423,6 @@ def test_the_id_curves_draw_each_pixel_s_id_band_where_pixels_hold_many_tokens(w
     bands = [curve for curve in view.drawn_curves() if curve.envelope]
     assert len(bands) == len(tab.figures.id_strip.image.image)  # one per axis
     assert max(band.y.max() for band in bands) == 47  # a row's last column, whole
-    assert "min–max band" in view.plot.titleLabel.text
+    assert "tokens a pixel: mean, and min–max band" in view.plot.titleLabel.text
     set_controls(window, drive, tab, image_height=2, image_width=3)  # a token a pixel
     assert not any(curve.envelope for curve in view.drawn_curves())

@@ -31,6 +31,8 @@ LABEL_FRAME_PX = 12  # what an axis label's text frame takes of its length
 MOST_PLACES = 6  # decimals a tick label is written with at most (0.000001); finer: 1e-07
 ZERO_OF_SPACING = 1e-9  # a tick this close to 0, relative to the spacing, is 0
 FLOAT_DIGITS = 17  # the significant digits a float64 holds: no label needs more
+COMPACT_FROM = 10_000  # an axis reaching this far writes its labels compact (20k)
+COMPACT_DIGITS = 3  # significant digits of a compact label where its ticks need no more
 
 
 class CompactAxis(pg.AxisItem):
@@ -220,13 +222,16 @@ class CompactAxis(pg.AxisItem):
         super().resizeEvent(ev)
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
-        """Labels of one tick level: log ones, large ones compact (250k), the others with the
-        decimals of the level's spacing, 0 included (0.0 beside 0.5); minus signs as "−"."""
+        """Labels of one tick level: log ones; compact ones (250k) on an axis reaching
+        COMPACT_FROM (every level of it: not 5000 beside 10k); the others with the decimals
+        of the level's spacing, 0 included (0.0 beside 0.5); minus signs as "−"."""
         if self.logMode:
             return log_labels(values, self.range)
-        if max((abs(v) for v in values), default=0) < 10_000:
-            return _fixed_point([v * scale for v in values], spacing * scale)
-        return [with_minus_sign(_compact(v * scale)) for v in values]
+        scaled = [v * scale for v in values]
+        reach = max((abs(v) * scale for v in (*values, *self.range)), default=0.0)
+        if reach < COMPACT_FROM:
+            return _fixed_point(scaled, spacing * scale)
+        return [with_minus_sign(_compact(v, spacing * scale)) for v in scaled]
 
 
 def apart(texts: list[tuple[QRectF, Any, str]]) -> list[tuple[QRectF, Any, str]]:
@@ -241,16 +246,17 @@ def apart(texts: list[tuple[QRectF, Any, str]]) -> list[tuple[QRectF, Any, str]]
 
 def _fixed_point(values: list[float], spacing: float) -> list[str]:
     """Labels of values ``spacing`` apart, all with the decimals that spacing needs (−1.0,
-    −0.5, 0.0, 0.5), as pyqtgraph writes them but for 0: pyqtgraph wrote it "0" beside 0.5,
-    and a tick's rounding error (5.6e-17 for 0 at a spacing of 0.1) in scientific notation.
-    Spacings finer than MOST_PLACES decimals: in Python's short form, with the significant
-    digits they need (1.0000001, 1e-07)."""
-    places = max(0, math.ceil(-math.log10(spacing))) if spacing > 0 else 0
-    spec = f".{places}f"
-    if places > MOST_PLACES:
-        largest = max((abs(v) for v in values), default=0.0)
-        whole_digits = math.floor(math.log10(largest)) + 1 if largest > 0 else 1
-        spec = f".{min(places + max(whole_digits, 1), FLOAT_DIGITS)}g"
+    −0.5, 0.0, 0.5; 1.000000000 beside 1.000000002), as pyqtgraph writes them but for 0:
+    pyqtgraph wrote it "0" beside 0.5, and a tick's rounding error (5.6e-17 for 0 at a
+    spacing of 0.1) in scientific notation. Values below 1 at a spacing finer than
+    MOST_PLACES decimals: short forms with the digits that tell them apart (−4e−20, 1e−07)."""
+    places = max(0, math.ceil(-math.log10(spacing))) if 0 < spacing < math.inf else 0
+    largest = max((abs(v) for v in values), default=0.0)
+    whole_digits = math.floor(math.log10(largest)) + 1 if 0 < largest < math.inf else 1
+    if places <= MOST_PLACES or largest >= 1:
+        spec = f".{max(0, min(places, FLOAT_DIGITS - max(whole_digits, 1)))}f"
+    else:
+        spec = f".{min(max(places + whole_digits, 1), FLOAT_DIGITS)}g"
     # a tick at 0 off by rounding is 0
     return [
         with_minus_sign(number_text(0.0 if abs(v) < ZERO_OF_SPACING * spacing else v, spec))
@@ -258,16 +264,21 @@ def _fixed_point(values: list[float], spacing: float) -> list[str]:
     ]
 
 
-def _compact(value: float) -> str:
+def _compact(value: float, spacing: float = 0.0) -> str:
     """A tick label of a large value: 250k, 1.05M, 60T; from 10¹⁵ on 6×10¹⁵ (Python's 6e+15,
-    or a suffix past T, reads as a typo on a slide)."""
+    or a suffix past T, reads as a typo on a slide). Three significant digits, or as many as
+    ticks ``spacing`` apart need to differ (500.05k beside 500.1k, zoomed in)."""
+    digits = COMPACT_DIGITS
+    if value and 0 < spacing < math.inf and math.isfinite(value):
+        needed = math.floor(math.log10(abs(value))) - math.floor(math.log10(spacing)) + 1
+        digits = min(max(digits, needed), FLOAT_DIGITS)
     if abs(value) >= 1e15:
-        mantissa, exponent = f"{value:.3g}".split("e")
+        mantissa, exponent = f"{value:.{digits}g}".split("e")
         return f"{mantissa}×10{str(int(exponent)).translate(SUPERSCRIPT)}"
     for limit, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
         if abs(value) >= limit:
-            return f"{value / limit:.3g}{suffix}"
-    return f"{value:g}"
+            return f"{value / limit:.{digits}g}{suffix}"
+    return f"{value:.{digits}g}"
 
 
 def fit_height(view: pg.GraphicsView, item: pg.GraphicsWidget) -> bool:

@@ -97,7 +97,7 @@ def draw_specs(axis: pg.AxisItem, painter: QPainter) -> Specs | None:
         placed: list[float | None] = []
         for value in values:
             x = value * scale - offset
-            if x < first or x > last:
+            if not first <= x <= last:  # outside, or not a number (a range of subnormals)
                 placed.append(None)
                 continue
             placed.append(x)
@@ -190,11 +190,16 @@ def _labels(
         else [axis.tickStrings(values, scale, spacing) for spacing, values in levels[:count]]
     )
     labels, used, needed = _placed(axis, painter, texts, positions, stop, length)
-    if given is None and used > 1:
-        finest = levels[used - 1][0]
-        alike = [axis.tickStrings(values, scale, finest) for _, values in levels[:used]]
-        if alike != texts[:used]:
-            labels, _, needed = _placed(axis, painter, alike, positions, stop, length)
+    # Each level written as the finest labelled one: wider labels may leave that level out,
+    # and the decimals then come from the finest level labelled with them.
+    for finest in range(used - 1, 0, -1) if given is None else ():
+        alike = [axis.tickStrings(v, scale, levels[finest][0]) for _, v in levels[: finest + 1]]
+        if alike == texts[: finest + 1]:
+            break
+        placed = _placed(axis, painter, alike, positions, stop, length)
+        if placed[1] == finest + 1:  # every level of them labelled
+            labels, _, needed = placed
+            break
     axis._updateMaxTextSize(needed)
     return labels
 
@@ -262,13 +267,13 @@ def _placed(
 
 def _nudged_inside(rect: QRectF, inside: QRectF, across: int) -> QRectF:
     """``rect``, a label centred on its tick, moved along the axis into ``inside`` where it
-    reaches past an end by less than half its length (it still covers its tick): an end
+    reaches past an end by at most half its length (it still covers its tick): an end
     label a little wider than the room past the end ("−60" at −63.5 … 63.5) was left out."""
     horizontal = across == 1
     start, end = (rect.left(), rect.right()) if horizontal else (rect.top(), rect.bottom())
     low, high = (inside.left(), inside.right()) if horizontal else (inside.top(), inside.bottom())
     shift = low - start if start < low else high - end if end > high else 0.0
-    if not 0 < abs(shift) < (end - start) / 2:
+    if not 0 < abs(shift) <= (end - start) / 2:  # a tick at the very end: its label's edge
         return rect
     return rect.translated(QPointF(shift, 0.0) if horizontal else QPointF(0.0, shift))
 

@@ -145,8 +145,11 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         given = (values, x_edges, y_edges, levels, row_labels, col_labels, extent, current_look())
         if same_input(given, self._drawn):
             return  # nothing to draw anew (see posenc_gui.views.unchanged)
-        self._drawn = given
         rows, cols = values.shape
+        for name, labels, count in (("row", row_labels, rows), ("col", col_labels, cols)):
+            if labels is not None and len(labels) != count:
+                raise ValueError(f"{name}_labels: one a {name}, {count}; got {len(labels)}")
+        self._drawn = given
         # edges and labels together: a range change below redraws the ticks from both
         self.x_edges, self.y_edges = _edges(x_edges, cols), _edges(y_edges, rows)
         self._row_labels = None if row_labels is None else list(row_labels)

@@ -17,6 +17,8 @@ from posenc_gui.encodings.window import Window
 
 MIN_PIXELS, MAX_PIXELS = 64, 2048
 HIDDEN_PIXELS = 512  # a view not laid out yet (a hidden page) asks for this many
+SAME_RANGE = 1e-9  # ranges whose ends differ by less than this share of the range are one
+ROOM_AT_MOST = 16  # the room past each end is at most a sixteenth of the plot's width
 
 Extent = tuple[int, int]  # integer coordinates lo … hi-1
 # The screen pixels across and down that show the data of these extents
@@ -121,7 +123,9 @@ class Viewport(QObject):
         unless the user zoomed or panned away from it."""
         if self.extent is None or self._shown_x is None:
             return
-        if tuple(self.view_box.viewRange()[0]) == self._shown_x:
+        (low, high), (shown_low, shown_high) = self.view_box.viewRange()[0], self._shown_x
+        # zoomed back out the range comes back within rounding (1.8e-15 off), not exactly
+        if max(abs(low - shown_low), abs(high - shown_high)) <= SAME_RANGE * (high - low):
             extent, self.extent = self.extent, None
             self.show_extent(*extent, room_px=self.room_px)
 
@@ -141,7 +145,9 @@ class Viewport(QObject):
         if self.log_x:  # pyqtgraph's view coordinates are log10 of the data then
             x_shown = (math.log10(max(x_shown[0], 1)), math.log10(x_shown[1]))
         width = self.view_box.width()
-        if self.room_px and width > 2 * self.room_px:
+        # no room where it would take much of a tiny plot (its range would show positions
+        # that do not exist, ticked)
+        if self.room_px and width > ROOM_AT_MOST * self.room_px:
             room = self.room_px * (x_shown[1] - x_shown[0]) / (width - 2 * self.room_px)
             x_shown = (x_shown[0] - room, x_shown[1] + room)
         limits = {"xMin": x_shown[0], "xMax": x_shown[1]}

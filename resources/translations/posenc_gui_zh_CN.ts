@@ -376,6 +376,14 @@
       <translation>底数 θ（对数刻度）</translation>
     </message>
     <message>
+      <source> · {0} positions a pixel: mean, and min–max band</source>
+      <translation> · 每像素 {0} 个位置：均值及最小–最大带</translation>
+    </message>
+    <message>
+      <source> · {0} tokens a pixel: mean, and min–max band</source>
+      <translation> · 每像素 {0} 个词元：均值及最小–最大带</translation>
+    </message>
+    <message>
       <source> · a cell: the mean of {0} positions × {1} {2}</source>
       <translation> · 每格：{0} 个位置 × {1} 个{2}的均值</translation>
     </message>
@@ -386,10 +394,6 @@
     <message>
       <source> · a pixel: the mean of {0} distances</source>
       <translation> · 每像素：{0} 个距离的均值</translation>
-    </message>
-    <message>
-      <source> · {0} positions a pixel: mean, and min–max band</source>
-      <translation> · 每像素 {0} 个位置：均值及最小–最大带</translation>
     </message>
     <message>
       <source> · a cell: the mean of {0} positions</source>

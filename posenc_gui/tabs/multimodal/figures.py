@@ -8,7 +8,7 @@ from posenc_gui.choices import format_number
 from posenc_gui.encodings.model_config import LayerRope
 from posenc_gui.i18n import N_, tr
 from posenc_gui.imported_model import ImportedModel, layer_type_name
-from posenc_gui.pooled import band_note
+from posenc_gui.pooled import TOKENS_BAND, band_note
 from posenc_gui.tabs.multimodal.compute import SCHEMES, MultimodalFrame, ScoresPage, SequencePage
 from posenc_gui.views import Band, Curve, CurvesView, HeatmapView, Span
 from posenc_gui.views.pattern import PatternView, Row
@@ -161,7 +161,9 @@ class MultimodalFigures:
         short = frame.axis_names if frame.params.scheme != "axial" else names
         axes = ", ".join(coloured(name, axis + 1) for axis, name in enumerate(short))
         shaded = f" · {coloured(kind, 4)}" if spans else ""
-        title = tr("(e) Ids: {0}").format(axes) + shaded + band_note(page.curve_per_pixel)
+        title = (
+            tr("(e) Ids: {0}").format(axes) + shaded + band_note(page.curve_per_pixel, TOKENS_BAND)
+        )
         set_title(self.id_curves.plot, title)
 
     def _draw_scores(self, frame: MultimodalFrame, page: ScoresPage) -> None:
