@@ -148,7 +148,7 @@ class HeatmapView(DeferredDrawing, pg.GraphicsLayoutWidget):
         rows, cols = values.shape
         for name, labels, count in (("row", row_labels, rows), ("col", col_labels, cols)):
             if labels is not None and len(labels) != count:
-                raise ValueError(f"{name}_labels: one a {name}, {count}; got {len(labels)}")
+                raise ValueError(f"{name}_labels: one label a {name} ({count}), got {len(labels)}")
         self._drawn = given
         # edges and labels together: a range change below redraws the ticks from both
         self.x_edges, self.y_edges = _edges(x_edges, cols), _edges(y_edges, rows)

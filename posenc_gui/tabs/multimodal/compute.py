@@ -184,9 +184,9 @@ def _sequence_page(p: MultimodalParams) -> SequencePage:
         return binning.run_means(ids.T, *binning.runs(window)).T.numpy()
 
     mrope = p.scheme != "axial"
-    starts, counts = binning.runs(curves)
-    runs = ids[:, starts.numpy()[0] : int(starts[-1] + counts[-1])].numpy()
-    firsts = (starts - starts[0]).numpy()
+    starts, counts = binning.runs(curves)  # consecutive runs: the window's tokens, in order
+    first, end = int(starts[0]), int(starts[-1] + counts[-1])
+    shown, firsts = ids[:, first:end].numpy(), (starts - first).numpy()
     return SequencePage(
         tokens=tokens,
         image_tokens=(p.text_before, tokens - p.text_after) if mrope else (0, tokens),
@@ -194,8 +194,8 @@ def _sequence_page(p: MultimodalParams) -> SequencePage:
         strip_ids=means(strip),
         curve_edges=binning.edges(curves).numpy(),
         curve_ids=means(curves),
-        curve_low=np.minimum.reduceat(runs, firsts, axis=1),
-        curve_high=np.maximum.reduceat(runs, firsts, axis=1),
+        curve_low=np.minimum.reduceat(shown, firsts, axis=1),
+        curve_high=np.maximum.reduceat(shown, firsts, axis=1),
         curve_per_pixel=int(counts.max()),
     )
 
