@@ -11,8 +11,8 @@ kept): the longer of its last CHANGE_MEMORY exact frames at these sizes, so that
 control stays exact beside a heavy one; a change not seen at these sizes expects the longest
 of the tab's last HEAVY_MEMORY exact frames at these sizes or smaller ones. A request equal to
 the exact one being computed on the same device (a control that changed none of its
-parameters) leaves that computation running. A change whose own last frames at these sizes
-computed within LIGHT_BELOW_MS, on a tab with no frame over LIGHT_TAB_BELOW_MS of late, is
+parameters) leaves that computation running. A change whose own last frame at these sizes
+(for a change not seen at them, the tab's last frame at them) computed within LIGHT_BELOW_MS is
 computed light: on one CPU thread (``Engine.submit``).
 """
 
@@ -35,8 +35,7 @@ BUSY_TEXT = N_("computing… the views show the previous settings")
 BUSY_PERCENT = N_("computing… {0} % — the views show the previous settings")
 COARSE_TEXT = N_("coarse: fewer pixels until the exact frame is computed")
 COARSE_AFTER_MS = 70.0  # drawing and painting take 15–30 ms more: a frame within 100 ms
-LIGHT_BELOW_MS = 10.0  # a change whose frames computed for less runs on one CPU thread,
-LIGHT_TAB_BELOW_MS = 40.0  # … while none of the tab's last frames computed for longer
+LIGHT_BELOW_MS = 10.0  # a change whose last frame computed for less runs on one CPU thread
 COARSE_FACTOR = 4
 EXACT_AFTER_IDLE_MS = 120
 HEAVY_MEMORY = 8
@@ -63,6 +62,7 @@ class FrameRequests(QObject):
         self._show_frame, self._sizes_now = show, sizes
         self.coarse = False  # whether the frame shown is a coarse one (the exact one follows)
         self._exact_ms: deque[float] = deque(maxlen=HEAVY_MEMORY)  # of the last exact frames
+        self._last_ms: float | None = None  # the last exact frame's, at these sizes only
         self._ms_by_change: dict[frozenset[str], deque[float]] = {}  # … by what changed
         self._submitted_change: frozenset[str] = frozenset()  # what the exact request changed
         self._sizes: tuple[int, ...] = ()  # … at these shared sizes
@@ -97,18 +97,21 @@ class FrameRequests(QObject):
             ):
                 self._exact_ms.clear()
             self._ms_by_change.clear()  # a change's own times are of these sizes only
+            self._last_ms = None
             self._sizes = sizes
         # what the caches hold is the exact frame on screen: the change is measured from it
         change = changed_fields(self._shown, request)
         # the frame on screen already is this request's exact one: nothing to preview
         heavy = self._expected_ms(change) > COARSE_AFTER_MS and request != self._shown
-        # A second CPU thread gains little on a light frame and costs the drawing (Engine).
-        # The change's own times at these sizes (those of smaller sizes are no upper bound),
-        # on a tab with no heavy frame of late: where one is (a scheme whose bias depends on
-        # theta, say), a change light before may no longer be.
-        known = self._ms_by_change.get(change, ())
-        calm = max(self._exact_ms, default=0.0) < LIGHT_TAB_BELOW_MS
-        self._light = calm and bool(known) and max(known) < LIGHT_BELOW_MS
+        # One CPU thread unless the last frame of this change at these sizes (of a change not
+        # seen at them: the tab's last frame at them) computed for LIGHT_BELOW_MS or more. A
+        # second thread gains little on a light frame and costs the drawing (Engine); on two
+        # cores its operations also wait on each other while the GUI thread runs: frames of
+        # 3–6 ms took 10–40 ms on two. One frame decides, both ways: a change grown heavy gets
+        # every thread from its next frame on, one slowed by the second thread goes back.
+        known = self._ms_by_change.get(change)
+        last = known[-1] if known else self._last_ms
+        self._light = last is not None and last < LIGHT_BELOW_MS
         self._compute, self._exact = compute, request
         coarse = coarsened(request, COARSE_FACTOR) if heavy else request
         if coarse != request:
@@ -151,6 +154,7 @@ class FrameRequests(QObject):
         if channel == self._channel and request_id == self._exact_id:
             if self._warm and compute_ms != NOT_COMPUTED_MS:  # a time measured
                 self._exact_ms.append(compute_ms)
+                self._last_ms = compute_ms
                 known = self._ms_by_change.setdefault(
                     self._submitted_change, deque(maxlen=CHANGE_MEMORY)
                 )

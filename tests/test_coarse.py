@@ -161,7 +161,7 @@ def test_coarse_first_is_judged_by_what_changed(qtbot, monkeypatch):
         engine.shutdown()
 
 
-def test_a_change_known_to_compute_briefly_runs_on_one_cpu_thread(qtbot, monkeypatch):
+def test_a_change_whose_last_frame_computed_briefly_runs_on_one_cpu_thread(qtbot, monkeypatch):
     monkeypatch.setattr(posenc_gui.frame_requests, "COARSE_AFTER_MS", 1000.0)  # none coarse
     before = torch.get_num_threads()
     torch.set_num_threads(2)  # the engine's requests not light run on two
@@ -169,35 +169,41 @@ def test_a_change_known_to_compute_briefly_runs_on_one_cpu_thread(qtbot, monkeyp
     qtbot.addWidget(owner)
     requests = FrameRequests(engine, "t", lambda _frame: None, lambda: sizes[0], over=owner)
     computed: set[int] = set()
+    layouts, slow_layout = ["interleaved"], [False]
 
     def slow_by_d_model(params: AbsoluteParams, _device: object) -> AbsoluteParams:
-        """Over LIGHT_BELOW_MS when d_model changed (over LIGHT_TAB_BELOW_MS at d_model
-        100); theta's change is light."""
+        """Over LIGHT_BELOW_MS when d_model is new (or the layout changed, once
+        ``slow_layout``); theta's change is light."""
         threads.append(torch.get_num_threads())
         if params.d_model not in computed:
             computed.add(params.d_model)
-            time.sleep(0.1 if params.d_model == 100 else 0.02)
+            time.sleep(0.02)
+        if slow_layout[0] and params.layout != layouts[-1]:
+            time.sleep(0.02)
+        layouts.append(params.layout)
         return params
 
-    def threads_used(d_model: int, theta: float) -> int:
-        requests.submit(slow_by_d_model, AbsoluteParams(64, d_model, theta))
+    def threads_used(d_model: int, theta: float, layout: str = "interleaved") -> int:
+        requests.submit(slow_by_d_model, AbsoluteParams(64, d_model, theta, layout=layout))
         qtbot.waitUntil(lambda: not requests.is_waiting(), timeout=FRAME_TIMEOUT_MS)
         return threads[-1]
 
     try:
         assert threads_used(64, 1e4) == 2  # the first frame: warm-up, not measured
-        assert threads_used(66, 1e4) == 2  # d_model: not measured yet (then heavy)
-        assert threads_used(66, 2e4) == 2  # theta: not measured yet (then light)
+        assert threads_used(66, 1e4) == 2  # d_model: not seen yet, no frame measured here
+        assert threads_used(66, 2e4) == 2  # theta: not seen yet, the tab's last frame heavy
         assert threads_used(66, 3e4) == 1  # theta, measured light
-        assert threads_used(68, 3e4) == 2  # d_model, measured heavy
-        assert threads_used(68, 4e4) == 1
-        assert threads_used(100, 4e4) == 2  # a heavy frame: what was light may not be now
-        assert threads_used(100, 5e4) == 2
+        assert threads_used(66, 3e4, "concat") == 1  # not seen yet, the tab's last light
+        assert threads_used(68, 3e4, "concat") == 2  # d_model, measured heavy
+        assert threads_used(68, 4e4, "concat") == 1  # theta, light beside a heavy d_model
+        slow_layout[0] = True
+        assert threads_used(68, 4e4) == 1  # the layout was light (now heavy) …
+        assert threads_used(68, 4e4, "concat") == 2  # … so from its next frame on, heavy
         sizes[0] = (64, 64, 128)  # a size grew: theta was measured at smaller sizes only
-        assert threads_used(100, 6e4) == 2
+        assert threads_used(68, 5e4, "concat") == 2
+        assert threads_used(68, 6e4, "concat") == 1  # measured light at these sizes
         sizes[0] = (64, 64, 32)  # a size shrank: no time before says anything of these
-        assert threads_used(100, 7e4) == 2
-        assert threads_used(100, 8e4) == 1  # theta measured light, no heavy frame since
+        assert threads_used(68, 7e4, "concat") == 2
     finally:
         engine.shutdown()
         torch.set_num_threads(before)
