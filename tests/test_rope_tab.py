@@ -12,7 +12,13 @@ import torch
 
 from posenc_gui.encodings import rope
 from posenc_gui.encodings.rope import RANDOM_SAMPLES, QueryKey
-from posenc_gui.tabs.rope.compute import ERROR_FLOOR, RopeParams, compute_rope
+from posenc_gui.tabs.rope.compute import (
+    ERROR_FLOOR,
+    RopeParams,
+    RotationParams,
+    compute_rope,
+    compute_rotation,
+)
 from posenc_gui.tabs.rope.tab import ANIMATION_MS
 from tests.conftest import FRAME_TIMEOUT_MS
 
@@ -64,6 +70,27 @@ def test_rotation_panels_show_the_rotated_pair(window, drive, tab):
         np.testing.assert_allclose((x[-1], y[-1]), expected, atol=1e-12)
         assert (head.pos().x(), head.pos().y()) == pytest.approx(expected)
         assert f"pair {pair}" in plot.titleLabel.text
+
+
+def test_a_long_trail_is_a_smooth_arc_of_few_points():
+    """At a late position the slowest pair's last turn spans ~60,000 positions: its trail is
+    spread over that turn, each point on the circle, a polygon within 1e-4 of the radius of
+    it, and few points (each costs its paint: 4096 made a panel's paint 1 ms)."""
+    head_dim, m = 128, 1_000_000
+    frame = compute_rotation(
+        RotationParams(head_dim, 1e4, "half", QueryKey(head_dim), (63,), m),
+        torch.device("cpu"),
+    )
+    trail = frame.trails[0]
+    radius = np.hypot(*trail.T)
+    np.testing.assert_allclose(radius, math.sqrt(2), rtol=1e-12)
+    angles = np.unwrap(np.arctan2(trail[:, 1], trail[:, 0]))
+    turn = abs(angles[-1] - angles[0])
+    step = rope.inv_freq(head_dim)[63].item()  # the angle of one position
+    assert 2 * math.pi <= turn < 2 * math.pi + step  # the last turn, whole: ⌈2π/θ⌉ positions
+    steps = np.abs(np.diff(angles))
+    assert (1 - np.cos(steps.max() / 2)) < 1e-4  # a chord's sagitta, over the radius
+    assert len(trail) <= 300
 
 
 def test_pair_count_spreads_panels_and_bad_pairs_get_a_message(window, drive, tab):
