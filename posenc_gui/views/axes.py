@@ -264,7 +264,7 @@ def _fixed_point(values: list[float], spacing: float) -> list[str]:
     ]
 
 
-def _compact(value: float, spacing: float = 0.0) -> str:
+def _compact(value: float, spacing: float) -> str:
     """A tick label of a large value: 250k, 1.05M, 60T; from 10¹⁵ on 6×10¹⁵ (Python's 6e+15,
     or a suffix past T, reads as a typo on a slide). Three significant digits, or as many as
     ticks ``spacing`` apart need to differ (500.05k beside 500.1k, zoomed in)."""
