@@ -1,11 +1,12 @@
 """The tab widgets holding tabs and pages lay themselves out, and repaint whole, only where
-what they lay out changed; a page brought to the front paints its views once."""
+what they lay out changed; a page brought to the front paints its views once; a frame's views
+paint in one repaint of their window."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import (
     QApplication,
     QGraphicsView,
@@ -107,3 +108,38 @@ def test_a_page_brought_to_the_front_paints_each_of_its_views_once(qtbot):
             QApplication.sendEvent(view, QEvent(kind))
     qtbot.wait(100)
     assert [count.paints for count in counts] == [1, 1]
+
+
+class EventLog(QObject):
+    """Appends ``name`` to ``log`` for each event of type ``kind`` its object gets."""
+
+    def __init__(self, log: list[str], name: str, kind: QEvent.Type) -> None:
+        super().__init__()
+        self.log, self.name, self.kind = log, name, kind
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == self.kind:
+            self.log.append(self.name)
+        return False
+
+
+def test_a_frames_views_paint_in_one_repaint_of_the_window(window, drive, qtbot):
+    """A scene handing its views their changes made their window repaint at once: the four
+    views of an Absolute frame painted in four repaints of the window, one after another."""
+    tab = window.tab("absolute")
+    views = tab.view_names()
+    assert len(views) == 4
+    qtbot.wait(200)  # the first frame painted
+    log: list[str] = []
+    filters = [EventLog(log, "repaint", QEvent.Type.UpdateRequest)]
+    window.installEventFilter(filters[0])
+    for name, view in views.items():
+        filters.append(EventLog(log, name, QEvent.Type.Paint))
+        QGraphicsView.viewport(view).installEventFilter(filters[-1])
+    drive(window, lambda: window.parameters.theta.setValue(500.0))  # every view changes
+    qtbot.waitUntil(lambda: set(views) <= set(log))
+    qtbot.wait(100)  # time for any repaint more
+    painted = [entry for entry in log if entry in views]
+    assert sorted(painted) == sorted(views)  # each view painted, once
+    first, last = log.index(painted[0]), log.index(painted[-1])
+    assert "repaint" not in log[first:last]  # all in one repaint

@@ -1,5 +1,5 @@
 """Drawing a view only when it can be seen, settling its ranges before it paints, and
-painting it once when shown.
+painting it once when shown, a frame's views in one repaint of their window.
 
 A tab's frame feeds every view of every page, but only the page in front is on screen: a view
 hidden behind another page keeps the last call of each drawing method and makes those calls
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QEvent, QObject
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QShowEvent
 
 from posenc_gui.views.axes import CompactAxis, fit_height
@@ -106,6 +106,46 @@ def settle(views: Iterable[object]) -> None:
         refitted = [fit_height(view, view.centralWidget) for view in shown]
         if not any(refitted) and all(axis.picture is not None for axis in axes):
             break  # no axis resized since its labels were laid out, no view's height changed
+    paint_together(shown)
+
+
+def paint_together(views: list[pg.GraphicsView]) -> None:
+    """Hand each window the changes of all of its ``views`` before any of them paints, so the
+    window repaints once, every view in it. A scene handing its views their changes makes
+    their window repaint at once (Qt's ``QGraphicsScenePrivate::_q_processDirtyItems`` ends in
+    ``dispatchPendingUpdateRequests``): the views of a frame painted one after another, each
+    in a repaint and flush of the window of its own, so that a frame's four views could reach
+    the screen a display refresh apart. The window's update request is held meanwhile and
+    posted again once every scene has handed over its changes."""
+    for window in {view.window() for view in views}:
+        held = _HeldUpdateRequest(window)
+        try:
+            for view in views:
+                if view.window() is window:
+                    QCoreApplication.sendPostedEvents(view.scene(), QEvent.Type.MetaCall)
+        finally:
+            held.release()
+
+
+class _HeldUpdateRequest(QObject):
+    """Holds ``window``'s update requests until ``release``, which posts one if any came."""
+
+    def __init__(self, window: QObject) -> None:
+        super().__init__()
+        self._window, self._held = window, False
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._window and event.type() == QEvent.Type.UpdateRequest:
+            self._held = True
+            return True
+        return False
+
+    def release(self) -> None:
+        self._window.removeEventFilter(self)
+        if self._held:  # Qt still counts it as sent: no other comes until it is handled
+            request, low = QEvent(QEvent.Type.UpdateRequest), Qt.EventPriority.LowEventPriority
+            QCoreApplication.postEvent(self._window, request, low.value)
 
 
 class _NeverActivated(QObject):
