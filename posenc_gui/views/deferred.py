@@ -136,7 +136,7 @@ class _HeldUpdateRequest(QObject):
         window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self._window and event.type() == QEvent.Type.UpdateRequest:
+        if event.type() == QEvent.Type.UpdateRequest:  # installed on the window alone
             self._held = True
             return True
         return False
