@@ -16,6 +16,7 @@ from functools import partial
 from typing import Any, ClassVar
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
@@ -37,11 +38,12 @@ from posenc_gui.parameters import ParameterPanel
 from posenc_gui.presets import Preset
 from posenc_gui.signs import Sign, SignStrip
 from posenc_gui.tabspec import TabSpec
-from posenc_gui.views.deferred import settle
+from posenc_gui.views.deferred import HeldPaint, settle
 from posenc_gui.views.page import SteadyTabWidget, ViewPage
 from posenc_gui.views.style import current_look
 
 CONTROLS_WIDTH = 360  # px of the controls' column, wider where its rows need it
+SHOWN_WAIT_MS = 100  # a tab or page brought to the front waits this long for its frame at most
 
 
 @dataclass(frozen=True)
@@ -82,14 +84,14 @@ class Tab(QWidget):
         self.engine, self.parameters = context.engine, context.parameters
         self.frame: Any = None
         self._draw_again = False  # whether the frame on screen is drawn when delivered again
+        self.kept_behind = False  # it asks for no frame, as a tab behind (``is_behind``)
+        self._held_paint = HeldPaint(self, SHOWN_WAIT_MS)
         self._views: dict[str, QWidget] = {}
         self._notes: dict[str, str] = {}  # what the message label says, by who said it
         self._conditional: list[tuple[QWidget, Callable[[], bool]]] = []
         self.controls = QFormLayout()
         self.controls.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        self.message = QLabel()
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
+        self.message = QLabel(objectName="message", wordWrap=True)
         self.message.setStyleSheet(f"color: {current_look().error_colour};")
         column = QWidget()
         column.setLayout(self.controls)
@@ -110,11 +112,7 @@ class Tab(QWidget):
         figures_area.setFrameShape(QScrollArea.Shape.NoFrame)
         figures_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.frame_requests = FrameRequests(
-            self.engine,
-            self.name,
-            self._show,
-            self.parameters.sizes,
-            over=self,
+            self.engine, self.name, self._show, self.parameters.sizes, over=self
         )
         self.busy = self.frame_requests.busy
         figures = QVBoxLayout()
@@ -195,6 +193,7 @@ class Tab(QWidget):
             self.pages.currentChanged.connect(self.update_controls)
             self.pages.currentChanged.connect(lambda: self.hovered.emit(""))  # read the page left
             if self.per_page:  # once the page's views are laid out: their windows are sized
+                self.pages.currentChanged.connect(self._hold_paint)
                 self.pages.currentChanged.connect(
                     lambda: QTimer.singleShot(0, self.refresh_windows)
                 )
@@ -332,6 +331,7 @@ class Tab(QWidget):
             request = self.request()
         except ValueError as exc:
             self.frame_requests.abandon()
+            self._held_paint.release()  # no frame is coming
             self.note("inputs", str(exc))
             self.mark_stale(str(exc))
             self.refused.emit(str(exc))
@@ -353,12 +353,25 @@ class Tab(QWidget):
 
     def is_behind(self) -> bool:
         """Whether another tab is in front of this one in a shown window (its views' layouts
-        still settle there, and a preset still sets its controls: neither needs a frame yet)."""
-        return self.window().isVisible() and not self.isVisible()
+        still settle there, and a preset still sets its controls: neither needs a frame yet),
+        or it is ``kept_behind`` (a page laid out or painted off screen, ``tabs_ahead``: Qt
+        counts it as shown meanwhile)."""
+        return self.kept_behind or (self.window().isVisible() and not self.isVisible())
 
     def is_waiting(self) -> bool:
         """Whether a frame was asked for and its exact frame is not drawn yet."""
         return self.frame_requests.is_waiting()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not event.spontaneous():  # (a window restored from its icon asks for no frame)
+            self._hold_paint()
+
+    def _hold_paint(self) -> None:
+        """The tab or one of its pages comes to the front: its frame is asked for (the window
+        asks as its tab changes, a page once laid out), and drawn before the window repaints."""
+        if self.isVisible():  # (not a page changed behind: it asks for no frame)
+            self._held_paint.hold(self.window())
 
     def _show(self, frame: Any) -> None:
         # the engine delivers the frame drawn last again when it is asked for again
@@ -368,6 +381,7 @@ class Tab(QWidget):
             settle(self._views.values())  # ranges fitted now: one paint per view, not two
         self._draw_again = False
         self.stale.hide()
+        self._held_paint.release()
 
     def mark_stale(self, reason: str) -> None:
         """Say that the views show an earlier frame, and why, until a new one."""
@@ -377,6 +391,7 @@ class Tab(QWidget):
     def _on_failure(self, channel: str, message: str) -> None:
         if channel == self.name:
             self.frame_requests.stop()
+            self._held_paint.release()
             self.mark_stale(message)
 
     def caption(self) -> str:
@@ -391,9 +406,9 @@ class Tab(QWidget):
     def apply_preset(self, preset: Preset) -> None:
         """Take what this tab needs from a model preset (default: nothing)."""
 
-    def request(self) -> Any:
-        """The immutable parameters of the next frame, read from the controls (changes
-        nothing; ValueError if they do not fit together)."""
+    def request(self, page: str | None = None) -> Any:
+        """The immutable parameters of the next frame of ``page`` (default: the page in front),
+        read from the controls (changes nothing; ValueError if they do not fit together)."""
         raise NotImplementedError
 
     def draw(self, frame: Any) -> None:

@@ -39,7 +39,7 @@ from posenc_gui.session import (
 from posenc_gui.session import look as session_look
 from posenc_gui.status import SteadyLabel
 from posenc_gui.tab import Tab, TabContext
-from posenc_gui.tabs_ahead import TabsBuiltAhead
+from posenc_gui.tabs_ahead import AHEAD, TabsBuiltAhead
 from posenc_gui.teardown import delete_at_exit, keep_until_closed
 from posenc_gui.views.deferred import LAYOUT_PASSES
 from posenc_gui.views.page import SteadyTabWidget
@@ -293,6 +293,9 @@ class MainWindow(QMainWindow):
         self._defaults[tab.name] = settings(tab)
         tab.hovered.connect(self.hover_label.setText)
         offer_export(self, tab)
+        # out of its layout now, not as they go to the tab bar's corner when it is first shown
+        # (``show_signs``): laid out ahead, it is laid out as it will be shown
+        tab.signs.setParent(self.tabs)  # hidden, as a reparented widget is
         current = self.tabs.currentIndex()
         with QSignalBlocker(self.tabs):  # the same tab stays shown: nothing changed for it
             self.tabs.removeTab(index)
@@ -355,6 +358,8 @@ class MainWindow(QMainWindow):
         self.timing_label.setText(text)
 
     def _on_failure(self, channel: str, message: str) -> None:
+        if channel == AHEAD:
+            return  # a page drawn ahead: the same failure is said when it is shown
         self.statusBar().showMessage(
             tr("{0}: computation failed — {1}").format(self.channel_title(channel), message),
             10_000,

@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from posenc_gui import tabs_ahead
+
 KEYS = {
     "tab",
     "view",
@@ -66,6 +68,8 @@ def test_quick_benchmark_reports_every_tab_and_page_as_json():
     # the seed's numpy + matplotlib redraw of the Absolute tab's panels (a test dependency)
     assert report["seed"]["p95_ms"] >= report["seed"]["p50_ms"] > 0
     assert report["peak_rss_mb"] > 0 and report["first_frame_s"] > 0
+    # every tab built and every page drawn ahead, in quiet time, before the steps
+    assert report["ahead_s"] * 1000 >= tabs_ahead.QUIET_MS
     # the app's peak is taken before the seed-style baseline runs: the whole run's holds it
     assert report["run_peak_rss_mb"] >= report["peak_rss_mb"]
     assert report["close_ms"] > 0  # close() while the largest Absolute frame is computed

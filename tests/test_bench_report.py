@@ -54,6 +54,7 @@ def test_the_table_names_the_targets_and_the_seed_ratio():
         "device": "cpu",
         "machine": "x86_64, 2 CPUs",
         "first_frame_s": 2.5,
+        "ahead_s": 9.5,
         "peak_rss_mb": 900.0,
         "run_peak_rss_mb": 1040.0,
         "close_ms": 120.0,
@@ -64,6 +65,7 @@ def test_the_table_names_the_targets_and_the_seed_ratio():
     assert seed_ratio(report) == 25.0  # 250 ms against the Absolute tab's 10 ms
     text = table(report)
     assert "first frame 2.5 s after launch (misses ≤ 2 s)" in text
+    assert "then every tab built and every page drawn ahead 9.5 s later" in text
     # the app's peak is judged; the seed-style baseline's matplotlib comes on top, named
     assert (
         "peak memory 900.0 MB (meets ≤ 1024 MB; 1040.0 MB with the seed-style baseline's "
@@ -92,6 +94,7 @@ def test_several_runs_report_the_median_of_each_figure():
             "device": "cpu",
             "machine": "x86_64, 2 CPUs",
             "first_frame_s": rss / 1000,
+            "ahead_s": rss / 100,
             "peak_rss_mb": rss,
             "run_peak_rss_mb": rss + 100,
             "close_ms": 20.0,
@@ -114,7 +117,8 @@ def test_several_runs_report_the_median_of_each_figure():
     assert lines[0].startswith("| tab · page | 512 · 512 · 128 | 1,048,576 · 512 · 128 |")
     assert lines[2].startswith("| absolute · all | 20 / 20 | 80 / 20 → exact 400 / 20 |")
     assert lines[-1] == (
-        "First frame 0.8 s after launch, peak memory 800 MB (900 MB with the seed-style "
+        "First frame 0.8 s after launch, every tab built and every page drawn ahead 8.0 s "
+        "later (quiet time, before the steps), peak memory 800 MB (900 MB with the seed-style "
         "baseline's matplotlib), `close()` mid-computation 20.0 ms; the seed-style redraw "
         "250 / 250 ms, 12.5× the Absolute tab's p50."
     )
@@ -128,6 +132,7 @@ def test_a_run_on_a_gpu_reports_its_memory_there():
             "device": "cuda",
             "machine": "x86_64, 16 CPUs, Python 3.12.3, NVIDIA H200",
             "first_frame_s": 2.0,
+            "ahead_s": 10.0,
             "peak_rss_mb": 900.0,
             "peak_gpu_mb": gpu_mb,
             "close_ms": 20.0,
@@ -139,6 +144,7 @@ def test_a_run_on_a_gpu_reports_its_memory_there():
     merged = median_report([report(300.0), report(100.0), report(200.0)])
     assert "peak memory 900.0 MB (meets ≤ 1024 MB), GPU tensors 200 MB at most" in table(merged)
     assert markdown(merged).splitlines()[-1] == (
-        "First frame 2.0 s after launch, peak memory 900 MB, GPU tensors "
-        "200 MB at most, `close()` mid-computation 20.0 ms."
+        "First frame 2.0 s after launch, every tab built and every page drawn ahead 10.0 s "
+        "later (quiet time, before the steps), peak memory 900 MB, GPU tensors 200 MB at most, "
+        "`close()` mid-computation 20.0 ms."
     )

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QShowEvent
 
 from posenc_gui.views.axes import CompactAxis, fit_height
@@ -124,6 +124,32 @@ def paint_together(views: list[pg.GraphicsView]) -> None:
                 if view.window() is window:
                     QCoreApplication.sendPostedEvents(view.scene(), QEvent.Type.MetaCall)
         finally:
+            held.release()
+
+
+class HeldPaint(QObject):
+    """A window's repaint held back while a page brought to the front waits for its frame, at
+    most ``limit_ms``: the page paints once, with the frame of the settings now. Shown at
+    once, it painted the frame of other settings (or, never drawn, empty plots), then again,
+    often twice for its layout, 40 ms of the turn of the event loop, with the frame after."""
+
+    def __init__(self, owner: QObject, limit_ms: int) -> None:
+        super().__init__(owner)
+        self._held: _HeldUpdateRequest | None = None
+        self._limit = QTimer(self, singleShot=True, interval=limit_ms)
+        self._limit.timeout.connect(self.release)
+
+    def hold(self, window: QObject) -> None:
+        """Hold ``window``'s repaint from now until ``release``, or ``limit_ms`` from now."""
+        if self._held is None:
+            self._held = _HeldUpdateRequest(window)
+        self._limit.start()
+
+    def release(self) -> None:
+        """Let the window repaint (where one was held, it comes in this turn of the loop)."""
+        self._limit.stop()
+        held, self._held = self._held, None
+        if held is not None:
             held.release()
 
 

@@ -139,7 +139,7 @@ class AbsoluteTab(Tab):
             notes.append(tr("sentence must not be empty to label positions with tokens"))
         return notes
 
-    def request(self) -> AbsoluteParams:
+    def request(self, page: str | None = None) -> AbsoluteParams:
         dims = self._dimensions()[0]
         seq_len, d_model = self.parameters.seq_len.value(), self.parameters.d_model.value()
         table_cols, table_rows = self.table_view.windows(d_model, seq_len)

@@ -111,7 +111,7 @@ class CompareTab(Tab):
     def _first_distance(self, seq_len: int) -> int:
         return 1 if self.log_distance.isChecked() and seq_len > 1 else 0
 
-    def request(self) -> CompareParams:
+    def request(self, page: str | None = None) -> CompareParams:
         seq_len = self.parameters.seq_len.value()
         return CompareParams(
             seq_len=seq_len,

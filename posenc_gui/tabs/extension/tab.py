@@ -229,10 +229,10 @@ class ExtensionTab(Tab):
             f"L0 {format_number(self.original_context.value())}"
         )
 
-    def request(self) -> ExtensionParams:
+    def request(self, page: str | None = None) -> ExtensionParams:
         target = int(self.target_context.value())
         scaling = self.scaling()
-        page = self.current_page() or "frequencies"
+        page = page or self.current_page() or "frequencies"
         return ExtensionParams(
             scaling,
             target,

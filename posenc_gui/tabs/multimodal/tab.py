@@ -221,9 +221,9 @@ class MultimodalTab(Tab):
         except ValueError:
             return []  # request() says what is wrong
 
-    def request(self) -> MultimodalParams:
+    def request(self, page: str | None = None) -> MultimodalParams:
         scheme = self.scheme.currentData()
-        page = self.current_page() or "pairs"
+        page = page or self.current_page() or "pairs"
         mrope = scheme != "axial"
         params = MultimodalParams(
             scheme=scheme,

@@ -270,9 +270,9 @@ class RelativeTab(Tab):
             wanted = self._distances_scheme if page == "distances" else page
             self.scheme.setCurrentIndex(self.scheme.findData(wanted))
 
-    def request(self) -> RelativeParams:
+    def request(self, page: str | None = None) -> RelativeParams:
         seq_len, d_model = self.parameters.seq_len.value(), self.parameters.d_model.value()
-        page = self.current_page() or "distances"
+        page = page or self.current_page() or "distances"
         # Only the page in front is computed: its views' windows alone (another page's views
         # are resized when it is laid out, which must not make this page's frame stale).
         by_page: dict[str, dict[str, Any]] = {

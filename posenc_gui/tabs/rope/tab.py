@@ -331,11 +331,11 @@ class RopeTab(Tab):
             self.position.value(),
         )
 
-    def request(self) -> RopeParams:
+    def request(self, page: str | None = None) -> RopeParams:
         seq_len = self.parameters.seq_len.value()
         n_pairs = self.parameters.head_dim.value() // 2
         log = self.log_distance.isChecked()
-        page = self.current_page() or "tables"
+        page = page or self.current_page() or "tables"
         # Only the page in front is computed: its views' windows alone (another page's views
         # are resized when it is laid out, which must not make this page's frame stale).
         by_page: dict[str, dict[str, Any]] = {
@@ -380,9 +380,10 @@ class RopeTab(Tab):
             draw_invariance(self, frame, frame.invariance)
         if frame.layouts is not None:
             draw_layouts(self, frame, frame.layouts)
-        # the precision views' notes, while they are in front
         notes = [] if frame.precision is None else draw_precision(self, frame, frame.precision)
-        self.note("frame", "\n".join(notes))
+        pages = frame.params.pages  # (None: every page)
+        if pages is None or self._on_page(*pages):  # not a page drawn ahead behind the one shown
+            self.note("frame", "\n".join(notes))  # the precision views' notes, while in front
 
     def draw_rotation(self, frame: RotationFrame) -> None:
         # a narrow panel's title may break after "=" (as TeX does), never between "λ" and "="
