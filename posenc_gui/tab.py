@@ -229,18 +229,10 @@ class Tab(QWidget):
         is drawn: a page computed only when in front has its frame then."""
         view = self.show_view(name)
         QCoreApplication.processEvents()  # a page change asks for its frame once laid out
-        if self.is_waiting():
-            loop, deadline = QEventLoop(), time.monotonic() + timeout_s
-            check = QTimer(self, interval=10)
-            check.timeout.connect(
-                lambda: (
-                    loop.quit() if not self.is_waiting() or time.monotonic() > deadline else None
-                )
-            )
-            check.start()
+        loop, deadline = QEventLoop(), time.monotonic() + timeout_s
+        while self.is_waiting() and time.monotonic() < deadline:
+            QTimer.singleShot(10, loop.quit)  # (checked again every 10 ms)
             loop.exec()
-            check.stop()
-            check.deleteLater()
         return view
 
     def _page_widgets(self) -> list[QWidget]:
@@ -331,7 +323,7 @@ class Tab(QWidget):
             request = self.request()
         except ValueError as exc:
             self.frame_requests.abandon()
-            self._held_paint.release()  # no frame is coming
+            self.release_paint()  # no frame is coming
             self.note("inputs", str(exc))
             self.mark_stale(str(exc))
             self.refused.emit(str(exc))
@@ -381,6 +373,11 @@ class Tab(QWidget):
             settle(self._views.values())  # ranges fitted now: one paint per view, not two
         self._draw_again = False
         self.stale.hide()
+        if not self.engine.is_coming(f"{self.name}.{self.current_page()}"):
+            self.release_paint()  # (else with its page's own frame: RoPE's rotation panels)
+
+    def release_paint(self) -> None:
+        """Let the window repaint: the frame of the page in front is drawn (``_hold_paint``)."""
         self._held_paint.release()
 
     def mark_stale(self, reason: str) -> None:
@@ -391,7 +388,7 @@ class Tab(QWidget):
     def _on_failure(self, channel: str, message: str) -> None:
         if channel == self.name:
             self.frame_requests.stop()
-            self._held_paint.release()
+            self.release_paint()
             self.mark_stale(message)
 
     def caption(self) -> str:

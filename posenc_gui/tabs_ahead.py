@@ -12,8 +12,10 @@ NEXT_MS later while it stays quiet:
 
 1. it builds a tab not built yet;
 2. it draws a page never shown (the shown tab's pages first): laid out at the size the page in
-   its place has, its frame computed for the settings of now on the AHEAD channel, drawn, and
-   painted once off screen.
+   its place has, its frame computed for the settings of now on the AHEAD channel in the
+   engine's background (any other request comes first), drawn, and painted once off screen.
+   RoPE's rotation panels, computed on a channel of their own while their page is in front,
+   come when it is shown.
 
 Shown later, such a page costs what showing it again does: its frame of the settings then,
 drawn over views already made. A change of the controls stops a frame computed ahead (it is
@@ -33,13 +35,14 @@ from PySide6.QtGui import QPixmap, QRegion
 from PySide6.QtWidgets import QApplication, QWidget
 
 from posenc_gui.tab import Tab
-from posenc_gui.views.deferred import draw_pending
+from posenc_gui.views.deferred import draw_pending, settle
 
 if TYPE_CHECKING:
     from posenc_gui.window import MainWindow
 
 QUIET_MS = 1500  # no change and no frame for this long: the user reads, work may be done ahead
 NEXT_MS = 100  # between one piece of work ahead and the next, while still quiet
+TRIES = 3  # a page whose frame came stale or failed this often is left to be drawn when shown
 AHEAD = "ahead"  # the engine channel of the frames drawn ahead (none is the tab's own)
 
 Page = tuple[str, str | None]  # a tab's name, and its page's (None: a tab without pages)
@@ -52,13 +55,16 @@ class TabsBuiltAhead(QObject):
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
-        self._window = window
-        self._drawn: set[Page] = set()  # shown, drawn ahead, or tried (settings that did not fit)
-        self._quiet = QTimer(self, singleShot=True, interval=QUIET_MS)
+        self._window, self._engine = window, window.engine
+        self._drawn: set[Page] = set()  # shown, drawn ahead, or given up on
+        self._tries: dict[Page, int] = {}  # frames ahead that came stale or failed
+        self._computing: Page | None = None  # the page whose frame is computed ahead now
+        self._quiet = QTimer(self, singleShot=True)
         self._quiet.timeout.connect(self._next)
         # what the user does shows as a change of the controls or a frame: the wait begins anew
         window.parameters.changed.connect(self._wait)
-        window.engine.frame_drawn.connect(self._on_frame)
+        self._engine.frame_drawn.connect(self._on_frame)
+        self._engine.failed.connect(self._on_failure)
         self._wait()
 
     def done(self) -> bool:
@@ -66,7 +72,8 @@ class TabsBuiltAhead(QObject):
         return not self._unbuilt() and self._undrawn() is None
 
     def _wait(self, interval: int = QUIET_MS) -> None:
-        self._window.engine.expect(AHEAD)  # a frame computed ahead is of settings now gone
+        if interval == QUIET_MS:  # the user did something: a frame ahead is of settings gone
+            self._engine.expect(AHEAD)
         if not self.done():
             self._quiet.start(interval)
 
@@ -77,6 +84,19 @@ class TabsBuiltAhead(QObject):
         if isinstance(shown, Tab) and channel.partition(".")[0] == shown.name:
             self._drawn.add((shown.name, shown.current_page()))  # on screen: drawn
         self._wait()
+
+    def _on_failure(self, channel: str) -> None:
+        """A frame ahead failed to compute or to draw: said when its page is shown, if again."""
+        if channel == AHEAD and self._computing is not None:
+            page, self._computing = self._computing, None
+            self._tried(page)
+
+    def _tried(self, page: Page) -> None:
+        """A frame ahead of ``page`` came stale or failed: tried again, TRIES times in all."""
+        self._tries[page] = self._tries.get(page, 0) + 1
+        if self._tries[page] >= TRIES:
+            self._drawn.add(page)
+        self._wait(NEXT_MS)
 
     def _unbuilt(self) -> list[int]:
         tabs = self._window.tabs
@@ -94,13 +114,17 @@ class TabsBuiltAhead(QObject):
                     return tab, page
         return None
 
-    def _next(self) -> None:
+    def _quiet_now(self) -> bool:
+        """No frame of the shown tab on its way, none ahead, no mouse button held."""
         shown = self._window.tab_at(self._window.tabs.currentIndex())
-        busy = shown.is_waiting() or self._window.engine.is_coming(AHEAD)
-        if busy or QApplication.mouseButtons() != Qt.MouseButton.NoButton:
-            self._quiet.start()  # a frame on its way, or a drag held still: not quiet yet
-            return
         self._drawn.add((shown.name, shown.current_page()))  # on screen
+        busy = shown.is_waiting() or self._engine.is_coming(AHEAD)
+        return not busy and QApplication.mouseButtons() == Qt.MouseButton.NoButton
+
+    def _next(self) -> None:
+        if not self._quiet_now():
+            self._quiet.start(QUIET_MS)  # a frame on its way, or a drag held still
+            return
         unbuilt = self._unbuilt()
         if unbuilt:
             self._window.tab_at(unbuilt[0])
@@ -111,37 +135,48 @@ class TabsBuiltAhead(QObject):
             self._compute_ahead(*undrawn)
 
     def _compute_ahead(self, tab: Tab, page: str | None) -> None:
-        """Ask for ``page``'s frame, laid out at the size it will be shown at first."""
-        self._drawn.add((tab.name, page))  # once: settings that do not fit are not tried again
+        """Ask for ``page``'s frame (in the engine's background), laid out at the size it will
+        be shown at first."""
         with _kept_behind(tab):
             widget = _laid_out(self._window, tab, page)
         try:
             request = tab.request(page)
-        except ValueError:
-            self._wait(NEXT_MS)  # said when the tab is shown
+        except ValueError:  # settings that do not fit: said when the tab is shown
+            self._drawn.add((tab.name, page))
+            self._wait(NEXT_MS)
             return
+        self._computing = (tab.name, page)
         draw = functools.partial(self._draw_ahead, tab, page, widget, request)
-        self._window.engine.submit(AHEAD, type(tab).compute, request, draw)
+        self._engine.submit(AHEAD, type(tab).compute, request, draw, background=True)
 
     def _draw_ahead(
         self, tab: Tab, page: str | None, widget: QWidget, request: object, frame: object
     ) -> None:
-        """Draw ``frame`` on ``page``'s views, behind, and paint them once off screen; not
-        where the page was shown meanwhile (its own frame is coming), nor where its request
-        is no longer the one of now (a control of the tab changed, the window was resized):
-        the frame would be of other settings, and the page is shown as if never drawn."""
+        """Draw ``frame`` on ``page``'s views, behind, and paint them once off screen. Not
+        where the page was shown meanwhile (its own frame is coming), nor while the user acts
+        (tried again when quiet), nor where its request is no longer the one of now (a control
+        of the tab changed, the window was resized: tried again, TRIES times in all)."""
         try:
             current = tab.request(page) == request
         except ValueError:
             current = False
-        if current and not widget.isVisible():
-            tab.draw(frame)
-            for name, view in tab.view_names().items():
-                if tab.spec.views[name] == page:
-                    draw_pending(view)
+        if widget.isVisible():
+            self._drawn.add((tab.name, page))
+        elif not self._quiet_now():
+            self._wait()
+        elif not current:
+            self._tried((tab.name, page))
+        else:
             with _kept_behind(tab):
+                tab.draw(frame)  # (another page's views the same frame draws too: as drawn)
+                for name, view in tab.view_names().items():
+                    if tab.spec.views[name] == page:
+                        draw_pending(view)
+                settle(tab.view_names().values())  # the shown views it drew, if any
                 widget.grab()
-        self._wait(NEXT_MS)
+            self._drawn.add((tab.name, page))
+            self._wait(NEXT_MS)
+        self._computing = None
 
 
 @contextmanager

@@ -322,6 +322,45 @@ def test_a_request_of_another_channel_lets_a_computation_finish(qtbot, engine):
     assert len(chunks) == 20
 
 
+def test_a_background_request_waits_for_the_others_and_resumes_after_an_interruption(qtbot, engine):
+    order, drawn = [], []
+    gate, _ = _busy(engine, qtbot)
+    record = lambda p, d: order.append(p) or p  # noqa: E731
+    engine.submit("ahead", record, "ahead", drawn.append, background=True)
+    engine.submit("tab", record, "tab", drawn.append)
+    gate.set()  # the background request is the newer one: still computed last
+    qtbot.waitUntil(lambda: len(drawn) == 2)
+    assert order == drawn == ["tab", "ahead"]
+    chunks, started = [], threading.Event()
+    engine.submit("ahead", _slow(chunks, started, total=30), "slow", drawn.append, background=True)
+    assert started.wait(5)
+    engine.submit("tab", lambda p, d: p, "change", drawn.append)  # another channel: it yields
+    qtbot.waitUntil(lambda: drawn[2:] == ["change", "slow"], timeout=5000)
+    assert chunks.count(0) == 2 and len(chunks) > 30  # stopped at a checkpoint, computed again
+
+
+def test_a_background_request_is_not_kept_and_its_memory_error_changes_no_device(
+    qtbot, engine, monkeypatch
+):
+    computed, failed, changed = [], [], []
+    engine.failed.connect(lambda channel, message: failed.append(channel))
+    engine.device_changed.connect(changed.append)
+    monkeypatch.setattr(engine, "_device", "cuda")  # as if computing on a GPU
+
+    def out_of_memory(params, device):
+        raise torch.cuda.OutOfMemoryError("CUDA out of memory")
+
+    engine.submit("ahead", out_of_memory, None, lambda frame: None, background=True)
+    qtbot.waitUntil(lambda: failed == ["ahead"])
+    assert changed == [] and engine.device == "cuda"
+    monkeypatch.setattr(engine, "_device", "cpu")
+    drawn = []
+    compute = lambda p, d: computed.append(p) or p  # noqa: E731
+    for times in (1, 2):  # asked for again: computed again (nothing of it kept)
+        engine.submit("ahead", compute, "frame", drawn.append, background=True)
+        qtbot.waitUntil(lambda times=times: len(drawn) == len(computed) == times)
+
+
 def test_shutdown_stops_a_computation_at_its_next_checkpoint(qtbot):
     engine = Engine("cpu")
     chunks, started = [], threading.Event()

@@ -128,13 +128,19 @@ def test_a_change_stops_a_page_drawn_ahead_and_notes_stay_with_the_page_in_front
     # sampled errors: the precision page's frame carries a note
     window.parameters.seq_len.setValue(EXACT_ERROR_POSITIONS + 1000)
     qtbot.waitUntil(lambda: rope.frame is not None and not rope.is_waiting(), timeout=60_000)
-    drawn: list[str] = []
-    window.engine.frame_drawn.connect(lambda channel: drawn.append(channel))
+    drawn: list[str] = []  # the frames of the tab's own channels
+    window.engine.frame_drawn.connect(
+        lambda channel: drawn.append(channel) if channel != tabs_ahead.AHEAD else None
+    )
     ahead = tabs_ahead.TabsBuiltAhead(window)
     qtbot.waitUntil(lambda: window.engine.is_coming(tabs_ahead.AHEAD), timeout=BUILD_TIMEOUT_MS)
     window.parameters.head_dim.setValue(64)  # while a page's frame is computed ahead
     qtbot.waitUntil(ahead.done, timeout=BUILD_TIMEOUT_MS)
-    assert drawn[0] == "rope"  # the change's frame; the one computed before it was not drawn
+    assert drawn[0] == "rope"  # the change's frame came first
+    # every page drawn ahead at the settings of now, the precision page included
+    assert rope.error_view.image.image is not None
+    name = rope.error_curve_view.drawn_curves()[0].name
+    assert name.startswith("bfloat16: max") and name.endswith("(sampled)")
     assert "Precision views" not in rope.message.text()  # drawn ahead, behind the tables
     rope.show_page("precision")
     qtbot.waitUntil(lambda: "Precision views" in rope.message.text(), timeout=60_000)
@@ -177,5 +183,17 @@ def test_a_page_whose_frame_is_late_paints_what_it_has_after_a_while(window, qtb
         waited_ms = (time.perf_counter() - start) * 1e3
     finally:
         window.engine.hold(False)
-    assert [list(p) for p in paints.by_view.values()] == [[False]]  # no frame of its own yet
+    shown = paints.by_view[QGraphicsView.viewport(relative.alibi_view)]
+    assert shown and not any(shown)  # painted, with no frame of its own yet
     assert waited_ms >= 0.9 * SHOWN_WAIT_MS  # (Qt's timers may fire 5 % early)
+
+
+def test_a_page_behind_is_asked_for_with_the_scheme_it_shows(window):
+    relative = window.tab("relative")
+    relative.scheme.setCurrentIndex(relative.scheme.findData("shaw"))  # on the distances page
+    relative.scheme.setCurrentIndex(relative.scheme.findData("t5"))  # the T5 page in front
+    assert relative.current_page() == "t5"
+    assert relative.request().scheme == "t5"
+    assert relative.request("distances").scheme == "shaw"  # what it shows when brought back
+    assert relative.request("alibi").scheme == "alibi"
+    assert relative.request("scores").scheme == "t5"  # the score formula takes the box's

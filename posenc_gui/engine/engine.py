@@ -7,10 +7,12 @@ How a slider move becomes a frame:
 2. If the worker is busy, the request waits in the pending slot of its channel, replacing any
    older one there: a replaced request is never computed.
 3. Worker thread: takes the waiting requests one by one — the preferred channel's (the visible
-   tab's) first, then the newest — runs ``compute(params, device)`` (a light request on one CPU
-   thread) and emits the result (or the error) with the time it took.
+   tab's) first, then the newest, a background request only when no other waits — runs
+   ``compute(params, device)`` (a light request on one CPU thread) and emits the result (or the
+   error) with the time it took.
    A computation calls ``checkpoint(done)`` between its chunks of work: once a newer request
-   of its channel waits (or the engine stops), it ends there instead of finishing; otherwise,
+   of its channel waits (for a background request: any other request), or the engine stops,
+   it ends there instead of finishing; otherwise,
    once it has run PROGRESS_AFTER_S, the share ``done`` reaches the GUI thread as ``progress``.
 4. GUI thread: ``_deliver`` drops a result whose id is no longer its channel's latest; otherwise
    it calls ``on_frame(result)`` to draw and emits ``frame_drawn``.
@@ -27,7 +29,6 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -37,8 +38,8 @@ from posenc_gui.cancel import Superseded, running
 from posenc_gui.collector import collect_garbage_on_this_thread
 from posenc_gui.engine.device import check_device, default_device
 from posenc_gui.engine.memory import release_freed_memory
+from posenc_gui.engine.requests import Compute, Idle, PendingRequests, Request
 
-Compute = Callable[[Any, torch.device], Any]
 NOT_COMPUTED_MS = 0.0  # the compute time reported for the frame drawn last, delivered again
 PROGRESS_AFTER_S = 0.05  # a computation reports its progress once it has run this long
 # The heap is trimmed once the worker has had no request for this long after a result: not
@@ -46,107 +47,6 @@ PROGRESS_AFTER_S = 0.05  # a computation reports its progress once it has run th
 # made that twice as slow), nor between a coarse frame and its exact one (120 ms later), nor
 # mid-drag, whose next frames reuse what the last one freed.
 TRIM_AFTER_IDLE_S = 0.3
-
-
-@dataclass(frozen=True)
-class Request:
-    """One computation: ``compute(params, device)``. It refers to no Qt object (the Engine
-    keeps what draws it): the worker thread may drop the last reference to a request, and a Qt
-    object freed there would be destroyed off the GUI thread."""
-
-    id: int
-    channel: str
-    compute: Compute
-    params: Any
-    device: str
-    light: bool = False  # expected to compute within a few ms: on one CPU thread
-
-
-class _Idle:
-    """What ``_PendingRequests.take`` returns when no request came for the time it was given."""
-
-
-IDLE = _Idle()
-
-
-class _PendingRequests:
-    """At most one waiting request per channel, shared by both threads under a condition."""
-
-    def __init__(self) -> None:
-        self._ready = threading.Condition()
-        self._waiting: dict[str, Request] = {}
-        self._withdrawn: set[str] = set()  # channels whose running request is not wanted
-        self._preferred: str | None = None
-        self._held = False  # requests wait, none is taken (``Engine.hold``)
-        self.stopped = False
-
-    def put(self, request: Request) -> None:
-        """Queue ``request`` (latest wins: an older one of its channel is dropped)."""
-        with self._ready:
-            if self.stopped:
-                return
-            self._waiting.pop(request.channel, None)
-            self._waiting[request.channel] = request
-            self._withdrawn.discard(request.channel)  # the running one is replaced anyway
-            self._ready.notify()
-
-    def prefer(self, channel: str | None) -> None:
-        """Serve ``channel`` first while it has a request waiting."""
-        with self._ready:
-            self._preferred = channel
-
-    def take(self, idle_after_s: float | None = None) -> Request | _Idle | None:
-        """The next request to compute (waits for one); None once stopped; ``IDLE`` once none
-        came for ``idle_after_s`` (if given)."""
-        deadline = None if idle_after_s is None else time.monotonic() + idle_after_s
-        with self._ready:
-            while (not self._waiting or self._held) and not self.stopped:
-                if deadline is None:
-                    self._ready.wait()
-                elif not self._ready.wait(max(0.0, deadline - time.monotonic())):
-                    return None if self.stopped else IDLE
-            if self.stopped:
-                return None
-            channel = self._preferred
-            if channel not in self._waiting:
-                channel = next(reversed(self._waiting))  # the newest: what was just asked for
-            self._withdrawn.discard(channel)
-            return self._waiting.pop(channel)
-
-    def hold(self, held: bool) -> None:
-        """Keep every request waiting (True), or let the worker take them again (False)."""
-        with self._ready:
-            self._held = held
-            self._ready.notify()
-
-    def withdraw(self, channel: str) -> None:
-        """Drop ``channel``'s waiting request; its running one stops at its next checkpoint."""
-        with self._ready:
-            self._waiting.pop(channel, None)
-            self._withdrawn.add(channel)
-
-    def replaced(self, request: Request) -> bool:
-        """Whether ``request`` is no longer worth finishing: a newer one of its channel waits,
-        it was withdrawn, or the engine stopped."""
-        with self._ready:
-            return (
-                self.stopped
-                or request.channel in self._waiting
-                or request.channel in self._withdrawn
-            )
-
-    def unless_stopped(self, send: Callable[..., object], *args: object) -> None:
-        """``send(*args)`` unless stopped (atomically: ``stop`` cannot come in between)."""
-        with self._ready:
-            if not self.stopped:
-                send(*args)
-
-    def stop(self) -> None:
-        """Drop every waiting request and let ``take`` return None from now on."""
-        with self._ready:
-            self._waiting.clear()
-            self.stopped = True
-            self._ready.notify_all()
 
 
 def _out_of_memory(exc: BaseException) -> bool:
@@ -180,7 +80,7 @@ class _Worker(QObject):
     computed = Signal(object, object, float, str, bool)
     progressed = Signal(object, float)  # request, share of its work done
 
-    def __init__(self, pending: _PendingRequests) -> None:
+    def __init__(self, pending: PendingRequests) -> None:
         super().__init__()
         self.pending = pending
         self.threads = torch.get_num_threads()  # for requests not light
@@ -191,7 +91,7 @@ class _Worker(QObject):
     def _serve(self) -> None:
         trim_due = False  # a result was sent since the heap was last trimmed
         while (request := self.pending.take(TRIM_AFTER_IDLE_S if trim_due else None)) is not None:
-            if isinstance(request, _Idle):
+            if isinstance(request, Idle):
                 release_freed_memory()  # what the computations freed: no longer resident
                 trim_due = False
                 continue
@@ -212,6 +112,7 @@ class _Worker(QObject):
                     result = request.compute(request.params, torch.device(request.device))
             except Superseded:
                 trim_due = True
+                self.pending.resume_later(request)  # (work in the background, interrupted)
                 continue  # a newer request of its channel waits: nothing to draw of this one
             # Shown in the status bar; the app carries on. BaseException too: a SystemExit
             # raised by a compute must not end the worker (KeyboardInterrupt only ever reaches
@@ -256,7 +157,7 @@ class Engine(QObject):
     def __init__(self, device: str | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._device = check_device(device) if device else default_device()
-        self._pending = _PendingRequests()
+        self._pending = PendingRequests()
         self._latest: dict[str, int] = {}
         self._coming: dict[str, Request] = {}  # the latest request, until it is delivered
         self._on_frame: dict[str, Callable[[Any], None]] = {}  # draws the latest request's
@@ -293,19 +194,23 @@ class Engine(QObject):
         on_frame: Callable[[Any], None],
         *,
         light: bool = False,
+        background: bool = False,
     ) -> int:
         """Ask for ``compute(params, device)``; returns the request id (the one already coming
         when it is the same request). The frame drawn last, asked for again (a view's window
         that moved and came back), is delivered again without computing it: the same result
         object, so that a drawer can tell it is on screen already. A ``light`` request (one
-        expected to take a few ms) computes on one CPU thread. Never blocks."""
+        expected to take a few ms) computes on one CPU thread. A ``background`` one (work
+        ahead of need) is computed only while no other request waits, interrupted by any that
+        comes and then computed again; it is never kept to be delivered again, and running
+        out of memory on it changes no device. Never blocks."""
         same = self._on_frame.get(channel) == on_frame
         if same and self.is_coming(channel):
             coming = self._coming[channel]
             if (coming.compute, coming.params) == (compute, params):
                 return coming.id
         self._next_id += 1
-        request = Request(self._next_id, channel, compute, params, self._device, light)
+        request = Request(self._next_id, channel, compute, params, self._device, light, background)
         self._latest[channel] = request.id
         self._coming[channel] = request
         self._on_frame[channel] = on_frame
@@ -368,7 +273,7 @@ class Engine(QObject):
             return  # a newer request for this channel exists: never draw a stale frame
         self._coming.pop(request.channel, None)  # delivered
         if error:  # the last good frame stays on screen
-            if out_of_memory and request.device != "cpu":
+            if out_of_memory and request.device != "cpu" and not request.background:
                 error += f" — out of memory on {request.device}: computing on the CPU now"
                 self.failed.emit(request.channel, error)
                 self.set_device("cpu")  # listeners ask for the frame again
@@ -378,7 +283,8 @@ class Engine(QObject):
         draw = self._on_frame[request.channel]
         # from now on the frame on screen: a view whose range the drawing moves asks for its
         # window meanwhile, and one asking for this frame's again gets it delivered again
-        self._drawn[request.channel] = (request, draw, result)
+        if not request.background:
+            self._drawn[request.channel] = (request, draw, result)
         try:
             draw(result)
         except Exception as exc:  # a drawing fault must not stop the frames that follow

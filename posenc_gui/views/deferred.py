@@ -140,10 +140,11 @@ class HeldPaint(QObject):
         self._limit.timeout.connect(self.release)
 
     def hold(self, window: QObject) -> None:
-        """Hold ``window``'s repaint from now until ``release``, or ``limit_ms`` from now."""
+        """Hold ``window``'s repaint from now until ``release``, or ``limit_ms`` after the hold
+        began (pages flicked through faster still repaint that often)."""
         if self._held is None:
             self._held = _HeldUpdateRequest(window)
-        self._limit.start()
+            self._limit.start()
 
     def release(self) -> None:
         """Let the window repaint (where one was held, it comes in this turn of the loop)."""

@@ -266,9 +266,16 @@ class RelativeTab(Tab):
         """The scheme box agrees with the page in front (the distances page: its last scheme
         there, sinusoidal or Shaw's); the score formula takes any."""
         page, scheme = self.current_page(), self.scheme.currentData()
-        if page != "scores" and SCHEME_PAGES[scheme] != page:
-            wanted = self._distances_scheme if page == "distances" else page
-            self.scheme.setCurrentIndex(self.scheme.findData(wanted))
+        if page is not None and page != "scores" and SCHEME_PAGES[scheme] != page:
+            self.scheme.setCurrentIndex(self.scheme.findData(self._page_scheme(page)))
+
+    def _page_scheme(self, page: str) -> str:
+        """The scheme of ``page`` shown: the scheme box's where it agrees (the score formula
+        takes any), else the page's own (the distances page's last there)."""
+        scheme = self.scheme.currentData()
+        if page == "scores" or SCHEME_PAGES[scheme] == page:
+            return scheme
+        return self._distances_scheme if page == "distances" else page
 
     def request(self, page: str | None = None) -> RelativeParams:
         seq_len, d_model = self.parameters.seq_len.value(), self.parameters.d_model.value()
@@ -294,7 +301,7 @@ class RelativeTab(Tab):
             seq_len=seq_len,
             d_model=d_model,
             theta=self.parameters.theta.value(),
-            scheme=self.scheme.currentData(),
+            scheme=self._page_scheme(page),  # (a page drawn ahead: the one it will show)
             max_relative_position=self.max_relative_position.value(),
             query_position=self.query_position.value(),
             num_buckets=self.num_buckets.value(),

@@ -395,3 +395,4 @@ class RopeTab(Tab):
             ]
         )
         settle([self.rotation_view])  # its new titles laid out before it paints
+        self.release_paint()
