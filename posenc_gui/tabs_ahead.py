@@ -15,12 +15,15 @@ NEXT_MS later while it stays quiet:
    its place has, its frame computed for the settings of now on the AHEAD channel in the
    engine's background (any other request comes first), drawn, and painted once off screen.
    RoPE's rotation panels, computed on a channel of their own while their page is in front,
-   come when it is shown.
+   come when it is shown;
+3. it draws again a page of the shown tab behind the one in front whose settings changed since
+   it was drawn (at most TRIES times between two things the user does).
 
-Shown later, such a page costs what showing it again does: its frame of the settings then,
-drawn over views already made. A change of the controls stops a frame computed ahead (it is
-not drawn; its page is drawn ahead at the next quiet moment). A tab or page behind asks for no
-frame of its own: it computes its frame when shown, as any tab behind does.
+Shown later, such a page has nothing new to draw: it paints (its frame is computed again, and
+found the same). Shown at other settings, it costs what showing it again does: its frame of
+the settings then, drawn over views already made. A change of the controls stops a frame
+computed ahead (it is not drawn; its page is drawn ahead at the next quiet moment). A tab or
+page behind asks for no frame of its own: it computes its frame when shown.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from PySide6.QtCore import QObject, QPoint, Qt, QTimer
 from PySide6.QtGui import QPixmap, QRegion
 from PySide6.QtWidgets import QApplication, QWidget
 
+from posenc_gui.engine import NOT_COMPUTED_MS
 from posenc_gui.tab import Tab
 from posenc_gui.views.deferred import draw_pending, settle
 
@@ -42,22 +46,23 @@ if TYPE_CHECKING:
 
 QUIET_MS = 1500  # no change and no frame for this long: the user reads, work may be done ahead
 NEXT_MS = 100  # between one piece of work ahead and the next, while still quiet
-TRIES = 3  # a page whose frame came stale or failed this often is left to be drawn when shown
+TRIES = 3  # a page is drawn ahead at most this often between two things the user does
 AHEAD = "ahead"  # the engine channel of the frames drawn ahead (none is the tab's own)
 
 Page = tuple[str, str | None]  # a tab's name, and its page's (None: a tab without pages)
 
 
 class TabsBuiltAhead(QObject):
-    """Builds ``window``'s unbuilt tabs and draws the pages it never showed, one each time the
-    app has been quiet for QUIET_MS (NEXT_MS after the last while it stays quiet), from now on;
-    it stops once every tab is built and every page drawn (or with the window)."""
+    """Builds ``window``'s unbuilt tabs, draws the pages it never showed and keeps the shown
+    tab's other pages at the settings of now: one piece of work each time the app has been
+    quiet for QUIET_MS (NEXT_MS after the last while it stays quiet), from now on (until the
+    window closes)."""
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self._window, self._engine = window, window.engine
-        self._drawn: set[Page] = set()  # shown, drawn ahead, or given up on
-        self._tries: dict[Page, int] = {}  # frames ahead that came stale or failed
+        self._drawn: dict[Page, object] = {}  # each page's request drawn last (or its frame's)
+        self._tries: dict[Page, int] = {}  # pieces of work on a page since the user last acted
         self._computing: Page | None = None  # the page whose frame is computed ahead now
         self._quiet = QTimer(self, singleShot=True)
         self._quiet.timeout.connect(self._next)
@@ -68,56 +73,66 @@ class TabsBuiltAhead(QObject):
         self._wait()
 
     def done(self) -> bool:
-        """Whether every tab is built and every page shown or drawn ahead."""
-        return not self._unbuilt() and self._undrawn() is None
+        """Whether every tab is built, every page shown or drawn ahead, and the shown tab's
+        other pages drawn at the settings of now (or tried TRIES times since the user acted),
+        with no frame ahead on its way."""
+        coming = self._engine.is_coming(AHEAD)
+        return not coming and not self._unbuilt() and self._undrawn() is None
 
-    def _wait(self, interval: int = QUIET_MS) -> None:
-        if interval == QUIET_MS:  # the user did something: a frame ahead is of settings gone
+    def _wait(self, next_ms: int | None = None) -> None:
+        """Do the next piece of work ``next_ms`` from now; without it, the user did something:
+        a frame ahead is of settings gone, and the next piece waits for QUIET_MS of quiet."""
+        if next_ms is None:
             self._engine.expect(AHEAD)
-        if not self.done():
-            self._quiet.start(interval)
+            self._tries.clear()
+        self._quiet.start(QUIET_MS if next_ms is None else next_ms)
 
-    def _on_frame(self, channel: str) -> None:
-        if channel == AHEAD:
-            return
-        shown = self._window.tabs.currentWidget()
-        if isinstance(shown, Tab) and channel.partition(".")[0] == shown.name:
-            self._drawn.add((shown.name, shown.current_page()))  # on screen: drawn
+    def _on_frame(self, channel: str, request_id: int, compute_ms: float) -> None:
+        if channel == AHEAD or compute_ms == NOT_COMPUTED_MS:
+            return  # (the frame on screen delivered again: the user did nothing new)
+        shown = self._window.tab_at(self._window.tabs.currentIndex())
+        self._drawn[shown.name, shown.current_page()] = getattr(shown.frame, "params", None)
         self._wait()
 
     def _on_failure(self, channel: str) -> None:
         """A frame ahead failed to compute or to draw: said when its page is shown, if again."""
         if channel == AHEAD and self._computing is not None:
-            page, self._computing = self._computing, None
-            self._tried(page)
-
-    def _tried(self, page: Page) -> None:
-        """A frame ahead of ``page`` came stale or failed: tried again, TRIES times in all."""
-        self._tries[page] = self._tries.get(page, 0) + 1
-        if self._tries[page] >= TRIES:
-            self._drawn.add(page)
-        self._wait(NEXT_MS)
+            self._computing = None
+            self._wait(NEXT_MS)
 
     def _unbuilt(self) -> list[int]:
         tabs = self._window.tabs
         return [index for index in range(tabs.count()) if not isinstance(tabs.widget(index), Tab)]
 
     def _undrawn(self) -> tuple[Tab, str | None] | None:
-        """The next page to draw ahead: the shown tab's first, each tab's page in front first."""
+        """The next page to draw ahead: a page never drawn (the shown tab's first, each tab's
+        page in front first), else one of the shown tab's other pages drawn at other settings."""
         built = self._window.built_tabs()
         shown = self._window.tabs.currentWidget()
-        for tab in sorted(built, key=lambda tab: tab is not shown):
-            names = tab.page_names()
-            current = tab.current_page()
-            for page in [current, *(name for name in names if name != current)]:
-                if (tab.name, page) not in self._drawn:
-                    return tab, page
-        return None
+        pages = [
+            (tab, page)
+            for tab in sorted(built, key=lambda tab: tab is not shown)
+            for page in dict.fromkeys([tab.current_page(), *tab.page_names()])
+            if self._tries.get((tab.name, page), 0) < TRIES
+        ]
+        never = ((tab, page) for tab, page in pages if (tab.name, page) not in self._drawn)
+        stale = (
+            (tab, page)
+            for tab, page in pages
+            if tab is shown and page != tab.current_page() and not self._current(tab, page)
+        )
+        return next(never, None) or next(stale, None)
+
+    def _current(self, tab: Tab, page: str | None) -> bool:
+        """Whether ``page`` shows the settings of now (settings that do not fit: as good)."""
+        try:
+            return self._drawn.get((tab.name, page)) == tab.request(page)
+        except ValueError:
+            return True  # said when the page is shown
 
     def _quiet_now(self) -> bool:
         """No frame of the shown tab on its way, none ahead, no mouse button held."""
         shown = self._window.tab_at(self._window.tabs.currentIndex())
-        self._drawn.add((shown.name, shown.current_page()))  # on screen
         busy = shown.is_waiting() or self._engine.is_coming(AHEAD)
         return not busy and QApplication.mouseButtons() == Qt.MouseButton.NoButton
 
@@ -125,6 +140,8 @@ class TabsBuiltAhead(QObject):
         if not self._quiet_now():
             self._quiet.start(QUIET_MS)  # a frame on its way, or a drag held still
             return
+        shown = self._window.tab_at(self._window.tabs.currentIndex())
+        self._drawn.setdefault((shown.name, shown.current_page()), None)  # on screen
         unbuilt = self._unbuilt()
         if unbuilt:
             self._window.tab_at(unbuilt[0])
@@ -137,14 +154,16 @@ class TabsBuiltAhead(QObject):
     def _compute_ahead(self, tab: Tab, page: str | None) -> None:
         """Ask for ``page``'s frame (in the engine's background), laid out at the size it will
         be shown at first."""
-        with _kept_behind(tab):
-            widget = _laid_out(self._window, tab, page)
+        self._tries[tab.name, page] = self._tries.get((tab.name, page), 0) + 1
         try:
-            request = tab.request(page)
+            tab.request(page)  # (its windows follow the layout; whether the settings fit not)
         except ValueError:  # settings that do not fit: said when the tab is shown
-            self._drawn.add((tab.name, page))
+            self._drawn[tab.name, page] = None
             self._wait(NEXT_MS)
             return
+        with _kept_behind(tab):
+            widget = _laid_out(self._window, tab, page)
+        request = tab.request(page)
         self._computing = (tab.name, page)
         draw = functools.partial(self._draw_ahead, tab, page, widget, request)
         self._engine.submit(AHEAD, type(tab).compute, request, draw, background=True)
@@ -152,21 +171,16 @@ class TabsBuiltAhead(QObject):
     def _draw_ahead(
         self, tab: Tab, page: str | None, widget: QWidget, request: object, frame: object
     ) -> None:
-        """Draw ``frame`` on ``page``'s views, behind, and paint them once off screen. Not
-        where the page was shown meanwhile (its own frame is coming), nor while the user acts
-        (tried again when quiet), nor where its request is no longer the one of now (a control
-        of the tab changed, the window was resized: tried again, TRIES times in all)."""
+        """Draw ``frame`` on ``page``'s views, behind, and paint them once off screen (its
+        labels laid out now, not as it is shown). Not where the page was shown meanwhile (its
+        own frame is coming), nor while the user acts, nor where its request is no longer the
+        one of now (a control of the tab changed, the window was resized): tried again at the
+        next quiet moment."""
         try:
             current = tab.request(page) == request
         except ValueError:
             current = False
-        if widget.isVisible():
-            self._drawn.add((tab.name, page))
-        elif not self._quiet_now():
-            self._wait()
-        elif not current:
-            self._tried((tab.name, page))
-        else:
+        if current and not widget.isVisible() and self._quiet_now():
             with _kept_behind(tab):
                 tab.draw(frame)  # (another page's views the same frame draws too: as drawn)
                 for name, view in tab.view_names().items():
@@ -174,9 +188,9 @@ class TabsBuiltAhead(QObject):
                         draw_pending(view)
                 settle(tab.view_names().values())  # the shown views it drew, if any
                 widget.grab()
-            self._drawn.add((tab.name, page))
-            self._wait(NEXT_MS)
+            self._drawn[tab.name, page] = request
         self._computing = None
+        self._wait(NEXT_MS)
 
 
 @contextmanager

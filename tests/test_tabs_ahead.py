@@ -197,3 +197,26 @@ def test_a_page_behind_is_asked_for_with_the_scheme_it_shows(window):
     assert relative.request("distances").scheme == "shaw"  # what it shows when brought back
     assert relative.request("alibi").scheme == "alibi"
     assert relative.request("scores").scheme == "t5"  # the score formula takes the box's
+
+
+@pytest.mark.slow
+def test_the_shown_tabs_other_pages_are_drawn_again_at_new_settings_once_quiet(
+    window, qtbot, monkeypatch
+):
+    from posenc_gui import tabs_ahead
+
+    quickly_quiet(monkeypatch)
+    relative = window.tab("relative")
+    window.tabs.setCurrentWidget(relative)
+    ahead = tabs_ahead.TabsBuiltAhead(window)
+    qtbot.waitUntil(ahead.done, timeout=BUILD_TIMEOUT_MS)
+
+    def alibi_reach() -> float:
+        return max(float(curve.x.max()) for curve in relative.alibi_curve_view.drawn_curves())
+
+    assert alibi_reach() < 64  # drawn ahead at the first settings
+    window.parameters.seq_len.setValue(300)
+    qtbot.waitUntil(lambda: not relative.is_waiting(), timeout=FRAME_TIMEOUT_MS)
+    qtbot.waitUntil(ahead.done, timeout=BUILD_TIMEOUT_MS)
+    assert alibi_reach() > 250  # behind the distances page, at the settings of now
+    assert relative.current_page() == "distances" and relative.frame.params.seq_len == 300
