@@ -90,7 +90,7 @@ class TabsBuiltAhead(QObject):
     def _on_frame(self, channel: str, request_id: int, compute_ms: float) -> None:
         if channel == AHEAD or compute_ms == NOT_COMPUTED_MS:
             return  # (the frame on screen delivered again: the user did nothing new)
-        shown = self._window.tab_at(self._window.tabs.currentIndex())
+        shown = self._shown()
         self._drawn[shown.name, shown.current_page()] = getattr(shown.frame, "params", None)
         self._wait()
 
@@ -99,6 +99,9 @@ class TabsBuiltAhead(QObject):
         if channel == AHEAD and self._computing is not None:
             self._computing = None
             self._wait(NEXT_MS)
+
+    def _shown(self) -> Tab:
+        return self._window.tab_at(self._window.tabs.currentIndex())
 
     def _unbuilt(self) -> list[int]:
         tabs = self._window.tabs
@@ -132,15 +135,14 @@ class TabsBuiltAhead(QObject):
 
     def _quiet_now(self) -> bool:
         """No frame of the shown tab on its way, none ahead, no mouse button held."""
-        shown = self._window.tab_at(self._window.tabs.currentIndex())
-        busy = shown.is_waiting() or self._engine.is_coming(AHEAD)
+        busy = self._shown().is_waiting() or self._engine.is_coming(AHEAD)
         return not busy and QApplication.mouseButtons() == Qt.MouseButton.NoButton
 
     def _next(self) -> None:
         if not self._quiet_now():
             self._quiet.start(QUIET_MS)  # a frame on its way, or a drag held still
             return
-        shown = self._window.tab_at(self._window.tabs.currentIndex())
+        shown = self._shown()
         self._drawn.setdefault((shown.name, shown.current_page()), None)  # on screen
         unbuilt = self._unbuilt()
         if unbuilt:
