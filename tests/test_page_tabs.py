@@ -1,12 +1,12 @@
 """The tab widgets holding tabs and pages lay themselves out, and repaint whole, only where
 what they lay out changed; a page brought to the front paints its views once; a frame's views
-paint in one repaint of their window."""
+paint in one repaint of their window, in the turn of the event loop after their drawing."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import (
     QApplication,
     QGraphicsView,
@@ -143,3 +143,27 @@ def test_a_frames_views_paint_in_one_repaint_of_the_window(window, drive, qtbot)
     assert sorted(painted) == sorted(views)  # each view painted, once
     first, last = log.index(painted[0]), log.index(painted[-1])
     assert "repaint" not in log[first:last]  # all in one repaint
+
+
+def test_a_timer_due_as_a_frame_is_drawn_runs_before_its_views_paint(window, qtbot):
+    """A frame's drawing and its paint are two turns of the event loop: input and timers due
+    meanwhile wait for one of them, not both (they held the loop 20 ms in one turn)."""
+    tab = window.tab("absolute")
+    views = tab.view_names()
+    qtbot.wait(200)  # the first frame painted
+    log: list[str] = []
+    filters = [EventLog(log, name, QEvent.Type.Paint) for name in views]
+    for view, watch in zip(views.values(), filters, strict=True):
+        QGraphicsView.viewport(view).installEventFilter(watch)
+    draw = tab.draw
+
+    def draw_with_a_timer(frame) -> None:
+        QTimer.singleShot(1, lambda: log.append("timer"))  # due before the drawing ends
+        draw(frame)
+        log.append("drawn")
+
+    tab.draw = draw_with_a_timer
+    window.parameters.theta.setValue(500.0)  # every view changes
+    qtbot.waitUntil(lambda: set(views) <= set(log))
+    first_paint = min(log.index(name) for name in views)
+    assert log.index("drawn") < log.index("timer") < first_paint
