@@ -110,7 +110,7 @@ def test_repeated_runs_print_the_median_table_in_markdown():
 
 
 def test_the_machine_line_says_when_python_writes_no_bytecode(monkeypatch):
-    from posenc_gui.bench.driver import machine
+    from posenc_gui.bench.machine import machine
 
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
     assert machine("cpu").endswith(", no bytecode written")  # each launch compiles: slower

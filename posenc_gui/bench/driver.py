@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import os
-import platform
-import resource
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from posenc_gui.bench import LAUNCHED
 from posenc_gui.bench.baselines import contents, page_floor, percentile, seed_redraw
+from posenc_gui.bench.machine import machine, peak_gpu_mb, peak_rss_mb
 from posenc_gui.bench.steps import Step, scripted_steps
 from posenc_gui.collector import without_collector
 
@@ -366,7 +364,7 @@ def run(
         close_ms = closing_time(window, bench)
         # the app's peak (its frames, and its pages' floors), before matplotlib loads and draws
         # for the seed-style baseline, which is not the app (it added 100–190 MB in runs here)
-        app_peak_mb = _peak_rss_mb()
+        app_peak_mb = peak_rss_mb()
         seed = seed_redraw(max(steps, 10))
     finally:
         window.close()  # stops the engine's thread, whatever happened (again: a no-op)
@@ -378,39 +376,8 @@ def run(
         "seed": seed,
         "close_ms": close_ms,
         "peak_rss_mb": app_peak_mb,
-        "run_peak_rss_mb": _peak_rss_mb(),
+        "run_peak_rss_mb": peak_rss_mb(),
         "first_frame_s": round(first_frame_s, 2),
         "ahead_s": round(ahead_s, 1),
-        "peak_gpu_mb": _peak_gpu_mb(device),
+        "peak_gpu_mb": peak_gpu_mb(device),
     }
-
-
-def _peak_rss_mb() -> float:
-    """The process's largest resident memory so far, MB."""
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-
-
-def machine(device: str) -> str:
-    """What ran the benchmark: CPUs, Python, the GPU on CUDA, and whether Python writes no
-    bytecode (PYTHONDONTWRITEBYTECODE: each launch then compiles the modules it has none of,
-    which the first frame pays for)."""
-    no_bytecode = ", no bytecode written" if sys.dont_write_bytecode else ""
-    return (
-        f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
-        + _gpu_name(device)
-        + no_bytecode
-    )
-
-
-def _gpu_name(device: str) -> str:
-    """ ", <the GPU's name>" on CUDA, else nothing."""
-    import torch
-
-    return f", {torch.cuda.get_device_name()}" if device == "cuda" else ""
-
-
-def _peak_gpu_mb(device: str) -> float | None:
-    """The most GPU memory the frames' tensors held at once, in MB (CUDA only; else None)."""
-    import torch
-
-    return round(torch.cuda.max_memory_allocated() / 2**20, 1) if device == "cuda" else None

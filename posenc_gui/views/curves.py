@@ -36,6 +36,7 @@ from posenc_gui.views.legend import (
 )
 from posenc_gui.views.many_lines import LinesItem, apart_and_together
 from posenc_gui.views.reference_line import ReferenceLine
+from posenc_gui.views.spans import SpanRegions
 from posenc_gui.views.style import current_look, number_text
 from posenc_gui.views.unchanged import same_input
 from posenc_gui.views.viewport import Viewport
@@ -90,11 +91,9 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         # many unnamed lines (ALiBi's heads) are drawn by one item (views.many_lines), made
         # when first needed, under the named ones (a backdrop to them: Compare's 128 heads)
         self._together: LinesItem | None = None
-        self._spans_aside: list[pg.LinearRegionItem] = []  # and of spans
         self.bands: list[tuple[str, BandFill]] = []
         self.lines: list[ReferenceLine] = []
-        self.spans: list[pg.LinearRegionItem] = []
-        self._span_specs: tuple[Span, ...] = ()
+        self._spans = SpanRegions(self.plot, self.legend)
         self._band_keys: list[tuple[str, int]] = []
         self._line_keys: list[tuple[bool, int]] = []
         self._log = self._next_log = (False, False)  # the axes drawn, and from the next curves
@@ -182,12 +181,10 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
         # the same number of curves, named where they were: renamed in place
         renamed = names != old_names and [bool(n) for n in names] == [bool(n) for n in old_names]
         rebuild = names != old_names and not renamed
-        # a span's entry depends on the curves' names (none where a curve has that name)
-        same_spans = names == old_names and _span_keys(spans) == _span_keys(self._span_specs)
+        same_spans = self._spans.same_entries(spans, names, old_names)
         same_bands = [(b.name, b.color) for b in bands] == self._band_keys
         if not same_spans:
-            for label in {span.label for span in self._span_specs} - set(old_names):
-                remove_entry(self.legend, label)
+            self._spans.remove_entries(old_names)
         if not same_bands:
             for name, fill in self.bands:
                 if name:
@@ -200,22 +197,9 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
                 if item.name() != name:
                     item.opts["name"] = name  # what PlotDataItem.name() reads; it has no setter
                     rename_entry(self.legend, item, name)
-        # regions stay in their places, moved and recoloured (making one costs ~1 ms); those
-        # no longer drawn are set aside, for the frames that draw them again
-        for region in self.spans[len(spans) :]:
-            self.plot.removeItem(region)
-        self._spans_aside += self.spans[len(spans) :]
-        del self.spans[len(spans) :]
-        for index, span in enumerate(spans):
-            if index == len(self.spans):
-                self.spans.append(self._spans_aside.pop() if self._spans_aside else self._span())
-                self.plot.addItem(self.spans[index])
-            self._update_span(self.spans[index], span)
-        if not same_spans:  # one legend entry per label, none where a curve has that name
-            for index, span in enumerate(spans):
-                if span.label not in names and span.label not in {s.label for s in spans[:index]}:
-                    add_fill_entry(self.legend, self._span_colour(span), span.label)
-        self._span_specs = tuple(spans)
+        self._spans.draw(spans, self._log[0])
+        if not same_spans:
+            self._spans.add_entries(names)
         if same_bands:
             for (name, fill), band in zip(self.bands, bands, strict=True):
                 update_band_fill(fill, band, self._log)
@@ -284,6 +268,11 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             self.viewport.show_extent(x_extent, room_px=room)
             self.plot.enableAutoRange(axis="y")
         self._ahead.start()
+
+    @property
+    def spans(self) -> list[pg.LinearRegionItem]:
+        """The regions of the spans drawn, in their order."""
+        return self._spans.regions
 
     def drew_nothing(self) -> bool:
         """Whether no curve of the last frame has a point (its title says why)."""
@@ -370,27 +359,6 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
             add_fill_entry(self.legend, fill.brush().color(), band.name)
         return fill
 
-    def _span_colour(self, span: Span) -> pg.QtGui.QColor:
-        colour = pg.mkColor(
-            span.color if isinstance(span.color, str) else current_look().colour(span.color)
-        )
-        colour.setAlpha(45)
-        return colour
-
-    def _span(self) -> pg.LinearRegionItem:
-        region = pg.LinearRegionItem(movable=False, pen=pg.mkPen(None))
-        region.setZValue(-1)
-        return region
-
-    def _update_span(self, region: pg.LinearRegionItem, span: Span) -> None:
-        colour = self._span_colour(span)
-        if region.brush.color() != colour:
-            region.setBrush(colour)
-        region.setRegion(self._x_ends(span))
-
-    def _x_ends(self, span: Span) -> list[float]:
-        return [float(mapped(v, self._log[0])) for v in (span.start, span.end)]
-
     def _line_position(self, line: Line) -> float:
         on_log_axis = self._log[0] if line.vertical else self._log[1]
         return float(mapped(line.value, on_log_axis))
@@ -409,8 +377,3 @@ class CurvesView(DeferredDrawing, pg.PlotWidget):
     def _place_labels(self) -> None:
         for reference in self.lines:
             reference.place_label(self._bounds, self.plot.vb)
-
-
-def _span_keys(spans: Sequence[Span]) -> list[tuple[str, int | str]]:
-    """What a span's item and legend entry show besides its ends."""
-    return [(span.label, span.color) for span in spans]
