@@ -4,6 +4,8 @@ paint in one repaint of their window, in the turn of the event loop after their 
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from PySide6.QtCore import QEvent, QObject, QTimer
@@ -158,8 +160,9 @@ def test_a_timer_due_as_a_frame_is_drawn_runs_before_its_views_paint(window, qtb
     draw = tab.draw
 
     def draw_with_a_timer(frame) -> None:
-        QTimer.singleShot(1, lambda: log.append("timer"))  # due before the drawing ends
+        QTimer.singleShot(1, lambda: log.append("timer"))
         draw(frame)
+        time.sleep(0.002)  # the timer is due before the drawing ends, on any machine
         log.append("drawn")
 
     tab.draw = draw_with_a_timer

@@ -363,7 +363,7 @@ def run(
                         results.append(_result(tab, page, size, timings, floor, len(shown)))
         close_ms = closing_time(window, bench)
         # the app's peak (its frames, and its pages' floors), before matplotlib loads and draws
-        # for the seed-style baseline, which is not the app (it added 100–190 MB in runs here)
+        # for the seed-style baseline, which is not the app (it added 75–190 MB in runs here)
         app_peak_mb = peak_rss_mb()
         seed = seed_redraw(max(steps, 10))
     finally:

@@ -127,7 +127,7 @@ def paint_together(views: list[pg.GraphicsView]) -> None:
                 if view.window() is window:
                     QCoreApplication.sendPostedEvents(view.scene(), QEvent.Type.MetaCall)
         finally:
-            QTimer.singleShot(0, held, held.release)
+            QTimer.singleShot(0, window, held.release)  # dropped if the window goes first
 
 
 class HeldPaint(QObject):
@@ -158,11 +158,10 @@ class HeldPaint(QObject):
 
 
 class _HeldUpdateRequest(QObject):
-    """Holds ``window``'s update requests until ``release``, which posts one if any came
-    (a child of the window: it goes with it, before any release due)."""
+    """Holds ``window``'s update requests until ``release``, which posts one if any came."""
 
     def __init__(self, window: QObject) -> None:
-        super().__init__(window)
+        super().__init__()
         self._window, self._held = window, False
         window.installEventFilter(self)
 
@@ -177,7 +176,6 @@ class _HeldUpdateRequest(QObject):
         if self._held:  # Qt still counts it as sent: no other comes until it is handled
             request, low = QEvent(QEvent.Type.UpdateRequest), Qt.EventPriority.LowEventPriority
             QCoreApplication.postEvent(self._window, request, low.value)
-        self.deleteLater()
 
 
 class _NeverActivated(QObject):
