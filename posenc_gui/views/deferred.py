@@ -150,7 +150,7 @@ class HeldPaint(QObject):
             self._limit.start()
 
     def release(self) -> None:
-        """Let the window repaint (where one was held, it comes in this turn of the loop)."""
+        """Let the window repaint (a repaint held is posted now)."""
         self._limit.stop()
         held, self._held = self._held, None
         if held is not None:

@@ -45,7 +45,7 @@ class SpanRegions:
             if index == len(self.regions):
                 self.regions.append(self._aside.pop() if self._aside else _region())
                 self._plot.addItem(self.regions[index])
-            region, colour = self.regions[index], span_colour(span)
+            region, colour = self.regions[index], _span_colour(span)
             if region.brush.color() != colour:
                 region.setBrush(colour)
             region.setRegion([float(mapped(end, log_x)) for end in (span.start, span.end)])
@@ -55,10 +55,10 @@ class SpanRegions:
         """The entries of the spans drawn, beside curves named ``names``."""
         for index, span in enumerate(self._spans):
             if span.label not in names and span.label not in {s.label for s in self._spans[:index]}:
-                add_fill_entry(self._legend, span_colour(span), span.label)
+                add_fill_entry(self._legend, _span_colour(span), span.label)
 
 
-def span_colour(span: Span) -> pg.QtGui.QColor:
+def _span_colour(span: Span) -> pg.QtGui.QColor:
     """A span's fill: its colour (a palette index or a name), translucent."""
     colour = pg.mkColor(
         span.color if isinstance(span.color, str) else current_look().colour(span.color)
