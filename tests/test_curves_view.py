@@ -347,6 +347,28 @@ def test_a_new_range_with_the_same_tick_labels_sets_no_axis_label_anew(qtbot):
     assert sets == []  # hidden axes (top, right) included
 
 
+def test_a_fitted_range_moved_less_than_a_tenth_of_a_pixel_keeps_its_ends(qtbot):
+    # PE's waveforms reach ±1 within float32's rounding, differently at each θ
+    view = shown_view(qtbot, 500, 300)
+    axis = view.plot.getAxis("left")
+    x = np.arange(512.0)
+    view.set_curves([Curve("a", x, np.sin(x))])
+    settle([view])
+    qtbot.wait(50)
+    shown, picture = list(view.plot.vb.viewRange()[1]), axis.picture
+    assert picture is not None  # laid out for the paint
+    view.set_curves([Curve("a", x, np.sin(x) * (1 + 1e-6))])  # ends 1e-6 apart: 1e-4 px
+    settle([view])
+    qtbot.wait(50)
+    assert view.plot.vb.viewRange()[1] == shown
+    assert axis.picture is picture  # the axis kept its ticks and labels
+    view.set_curves([Curve("a", x, np.sin(x) * 1.01)])  # ends 0.01 apart: about a pixel
+    settle([view])
+    qtbot.wait(50)
+    low, high = view.plot.vb.viewRange()[1]
+    assert low < shown[0] - 0.009 and high > shown[1] + 0.009
+
+
 def test_wider_tick_labels_widen_the_axis_before_the_view_paints(qtbot):
     view = shown_view(qtbot, 500, 300)
     axis = view.plot.getAxis("left")

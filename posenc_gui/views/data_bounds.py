@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -21,6 +22,9 @@ Points = tuple[np.ndarray, np.ndarray, float, pg.GraphicsObject | None]
 Marks = tuple[Sequence[float], Sequence[float]]  # x positions, y positions
 FLAT = 1e-12  # values closer than this (about 4,500 ulps) relative to their size are one value
 FLAT_ROOM = 0.05  # of such a value, the range around it (0.5 at least; half a decade on log)
+# a fitted range whose ends move less than this many pixels keeps its ends: nothing moves on
+# screen, and the view's axes, grid and items need not follow a new range
+STEADY_PX = 0.1
 
 
 class DataBounds:
@@ -125,6 +129,37 @@ class BoundedViewBox(pg.ViewBox):
         if items is not None:  # some items only: pyqtgraph's own way
             return super().childrenBounds(frac, orthoRange, items)
         return self.bounds.extent(orthoRange, (self.width(), self.height()))
+
+    def setRange(
+        self,
+        rect: Any = None,
+        xRange: Range = None,
+        yRange: Range = None,
+        padding: float | None = None,
+        update: bool = True,
+        disableAutoRange: bool = True,
+    ) -> None:
+        """pyqtgraph's; a range fitted to the data (``updateAutoRange``) whose ends moved less
+        than STEADY_PX pixels keeps its ends. PE's waveforms reach ±1 within float32's
+        rounding, differently at each θ: their view's range moved by a thousandth of a pixel,
+        and its axis laid its labels out again, its items followed, at every frame."""
+        if self._updatingRange:
+            lengths = (self.width(), self.height())
+            xRange, yRange = (
+                _steady(self.state["targetRange"][axis], fitted, lengths[axis])
+                for axis, fitted in enumerate((xRange, yRange))
+            )
+        super().setRange(rect, xRange, yRange, padding, update, disableAutoRange)
+
+
+def _steady(shown: list[float], fitted: Range, length: float) -> Range:
+    """``shown`` where ``fitted`` moves neither of its ends by STEADY_PX pixels of a view
+    ``length`` pixels long, else ``fitted``."""
+    if fitted is None or length <= 0:
+        return fitted
+    near = STEADY_PX * (shown[1] - shown[0]) / length
+    low, high = sorted(fitted)
+    return list(shown) if abs(low - shown[0]) < near and abs(high - shown[1]) < near else fitted
 
 
 def mapped(values: np.ndarray | float, on_log: bool) -> np.ndarray:
