@@ -89,3 +89,33 @@ def test_vector_output_keeps_the_outline(qtbot, tmp_path):
     painter.end()
     text = (tmp_path / "band.svg").read_text()
     assert text.count("<path") >= 1 and text.count("<polyline") + text.count("<line ") < 50
+
+
+def test_the_outline_is_made_only_for_a_paint_that_fills_it(qtbot, monkeypatch, tmp_path):
+    x = np.linspace(0, 400, 1000)
+    wave = 0.3 * np.cos(x / 9)  # the band: wave ± 0.2, within −0.5 … 0.5
+    widget = _band(qtbot, BandFill, x, wave - 0.2, wave + 0.2)
+    band = next(item for item in widget.getPlotItem().items if isinstance(item, BandFill))
+    made: list[int] = []
+    make = pg.FillBetweenItem.updatePath
+    monkeypatch.setattr(pg.FillBetweenItem, "updatePath", lambda item: made.append(1) or make(item))
+    low, high = band.curves
+    for shift in (0.1, 0.2, 0.3):  # three frames of a page with a band, each higher
+        low.setData(x, wave - 0.2 + shift)
+        high.setData(x, wave + 0.2 + shift)
+        shaded = (_pixels(widget) < 250).any(-1)
+        top = np.argmax(shaded.any(1))  # the band's highest pixel row (y from 1.2 to −1.2)
+        assert abs(top - 260 * (1.2 - (0.5 + shift)) / 2.4) <= 3
+    assert made == []  # the screen paints columns: no outline
+    assert band.boundingRect().top() == pytest.approx(wave.min() - 0.2 + 0.3)
+    svg = QSvgGenerator()
+    svg.setFileName(str(tmp_path / "band.svg"))
+    svg.setSize(QSize(420, 260))
+    painter = QPainter(svg)
+    widget.render(painter)
+    painter.end()
+    assert made == [1]  # made for the vector output, of the data now
+    outline = band.shape().boundingRect()
+    assert outline.top() == pytest.approx(wave.min() - 0.2 + 0.3, abs=1e-6)
+    assert outline.bottom() == pytest.approx(wave.max() + 0.2 + 0.3, abs=1e-6)
+    assert made == [1]  # and kept

@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.graphicsItems.PlotCurveItem import arrayToLineSegments
-from PySide6.QtGui import QColor, QPaintEngine, QPainter, QPen, QTransform
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor, QPaintEngine, QPainter, QPainterPath, QPen, QTransform
 
 from posenc_gui.views.curve_specs import Band
 from posenc_gui.views.data_bounds import mapped
@@ -35,7 +36,33 @@ _SCALING = (  # transforms that keep device columns vertical
 
 class BandFill(pg.FillBetweenItem):
     """A fill between two curves (``x`` increasing, the same for both) painted as device pixel
-    columns on a raster device."""
+    columns on a raster device. Its filled outline is made only for a paint that fills it (an
+    SVG, say) or for its shape: pyqtgraph makes it at each change of either curve, 1.1 ms for
+    512 points and 4.5 for 2,000, every frame of a page with a band; the screen never needs
+    it. Its bounds are its data's."""
+
+    _outline_due = False  # the curves changed since the outline was made
+    _bounds = QRectF()  # the curves' points' (set with them)
+
+    def updatePath(self) -> None:
+        """pyqtgraph's, at each change of either curve: the outline is due (``_outline``)."""
+        self._outline_due = True
+        self.prepareGeometryChange()  # before the bounds change
+        self._bounds = _data_rect(self.curves)
+        self.update()
+
+    def _outline(self) -> None:
+        """Make the filled outline, if the curves changed since it was made."""
+        if self._outline_due:
+            self._outline_due = False
+            super().updatePath()
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(self._bounds)
+
+    def shape(self) -> QPainterPath:
+        self._outline()
+        return super().shape()
 
     def paint(self, painter: QPainter, option: Any, widget: Any = None) -> None:
         columns = None
@@ -46,9 +73,25 @@ class BandFill(pg.FillBetweenItem):
                     painter, low.xData, low.yData, high.yData, painter.device().width()
                 )
         if columns is None:
+            self._outline()
             super().paint(painter, option, widget)
             return
         paint_columns(painter, columns, self.brush().color())
+
+
+def _data_rect(curves: list[pg.PlotCurveItem] | None) -> QRectF:
+    """The least rectangle holding both curves' finite points (empty where there are none)."""
+    if curves is None or curves[0].xData is None:
+        return QRectF()
+    x, low, high = curves[0].xData, curves[0].yData, curves[1].yData
+    xs, ys = np.concatenate([x, x]), np.concatenate([low, high])
+    finite = np.isfinite(xs) & np.isfinite(ys)
+    if not finite.any():
+        return QRectF()
+    (left, right), (top, bottom) = (
+        (float(values[finite].min()), float(values[finite].max())) for values in (xs, ys)
+    )
+    return QRectF(left, top, right - left, bottom - top)
 
 
 def band_fill(band: Band, log: tuple[bool, bool]) -> BandFill:
