@@ -8,7 +8,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QColor, QImage, QPainter
-from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtSvg import QSvgGenerator, QSvgRenderer
 
 from posenc_gui.views.bands import BandFill
 
@@ -96,26 +96,41 @@ def test_the_outline_is_made_only_for_a_paint_that_fills_it(qtbot, monkeypatch, 
     wave = 0.3 * np.cos(x / 9)  # the band: wave ± 0.2, within −0.5 … 0.5
     widget = _band(qtbot, BandFill, x, wave - 0.2, wave + 0.2)
     band = next(item for item in widget.getPlotItem().items if isinstance(item, BandFill))
-    made: list[int] = []
-    make = pg.FillBetweenItem.updatePath
-    monkeypatch.setattr(pg.FillBetweenItem, "updatePath", lambda item: made.append(1) or make(item))
+    paths: list[int] = []  # an outline is made of its curves' paths
+    get_path = pg.PlotCurveItem.getPath
+    monkeypatch.setattr(pg.PlotCurveItem, "getPath", lambda c: paths.append(1) or get_path(c))
+
+    def top_row(pixels: np.ndarray) -> int:  # the band's highest row (y from 1.2 to −1.2)
+        return int(np.argmax((pixels < 250).any(-1).any(1)))
+
     low, high = band.curves
     for shift in (0.1, 0.2, 0.3):  # three frames of a page with a band, each higher
         low.setData(x, wave - 0.2 + shift)
         high.setData(x, wave + 0.2 + shift)
-        shaded = (_pixels(widget) < 250).any(-1)
-        top = np.argmax(shaded.any(1))  # the band's highest pixel row (y from 1.2 to −1.2)
-        assert abs(top - 260 * (1.2 - (0.5 + shift)) / 2.4) <= 3
-    assert made == []  # the screen paints columns: no outline
+        assert abs(top_row(_pixels(widget)) - 260 * (1.2 - (0.5 + shift)) / 2.4) <= 3
+        band.shape()  # a mouse over it
+    assert paths == []  # the screen paints columns: no outline
     assert band.boundingRect().top() == pytest.approx(wave.min() - 0.2 + 0.3)
-    svg = QSvgGenerator()
-    svg.setFileName(str(tmp_path / "band.svg"))
-    svg.setSize(QSize(420, 260))
-    painter = QPainter(svg)
-    widget.render(painter)
-    painter.end()
-    assert made == [1]  # made for the vector output, of the data now
-    outline = band.shape().boundingRect()
-    assert outline.top() == pytest.approx(wave.min() - 0.2 + 0.3, abs=1e-6)
-    assert outline.bottom() == pytest.approx(wave.max() + 0.2 + 0.3, abs=1e-6)
-    assert made == [1]  # and kept
+
+    def exported_top_row(name: str) -> int:  # the band's highest row in an SVG of the plot
+        svg = QSvgGenerator()
+        svg.setFileName(str(tmp_path / name))
+        svg.setSize(QSize(420, 260))
+        painter = QPainter(svg)
+        widget.render(painter)
+        painter.end()
+        drawn = QImage(420, 260, QImage.Format.Format_RGB32)
+        drawn.fill(QColor("white"))
+        painter = QPainter(drawn)
+        QSvgRenderer(str(tmp_path / name)).render(painter)
+        painter.end()
+        return top_row(np.frombuffer(drawn.constBits(), np.uint8).reshape(260, 420, 4)[..., :3])
+
+    high_band = exported_top_row("high.svg")
+    assert len(paths) == 2  # one outline, of both curves
+    assert exported_top_row("again.svg") == high_band
+    assert len(paths) == 2  # kept for the next export
+    low.setData(x, wave - 0.2)
+    high.setData(x, wave + 0.2)
+    assert exported_top_row("low.svg") > high_band + 10  # made anew, of the data of now
+    assert len(paths) == 4

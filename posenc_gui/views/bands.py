@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.graphicsItems.PlotCurveItem import arrayToLineSegments
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPaintEngine, QPainter, QPainterPath, QPen, QTransform
 
 from posenc_gui.views.curve_specs import Band
@@ -36,33 +36,30 @@ _SCALING = (  # transforms that keep device columns vertical
 
 class BandFill(pg.FillBetweenItem):
     """A fill between two curves (``x`` increasing, the same for both) painted as device pixel
-    columns on a raster device. Its filled outline is made only for a paint that fills it (an
-    SVG, say) or for its shape: pyqtgraph makes it at each change of either curve, 1.1 ms for
-    512 points and 4.5 for 2,000, every frame of a page with a band; the screen never needs
-    it. Its bounds are its data's."""
+    columns on a raster device. Its filled outline (pyqtgraph's, which it made anew at each
+    change of either curve: 1.1 ms for 512 points, 4.5 for 2,000, every frame of a page with a
+    band) is made only for a paint that fills it: an SVG's, or where the columns cannot be
+    drawn (an edge not finite). Its bounds are its data's, and so is its shape: nothing
+    hit-tests a band, and an outline made at the first mouse move after each change would cost
+    what the columns save."""
 
-    _outline_due = False  # the curves changed since the outline was made
-    _bounds = QRectF()  # the curves' points' (set with them)
+    _bounds = QRectF()  # the curves' finite points' (replaced, never changed in place)
+    _outline: QPainterPath | None = None  # made at the first paint that fills it
 
     def updatePath(self) -> None:
-        """pyqtgraph's, at each change of either curve: the outline is due (``_outline``)."""
-        self._outline_due = True
+        """At each change of either curve (pyqtgraph's name): new bounds, the outline due."""
         self.prepareGeometryChange()  # before the bounds change
         self._bounds = _data_rect(self.curves)
+        self._outline = None
         self.update()
-
-    def _outline(self) -> None:
-        """Make the filled outline, if the curves changed since it was made."""
-        if self._outline_due:
-            self._outline_due = False
-            super().updatePath()
 
     def boundingRect(self) -> QRectF:
         return QRectF(self._bounds)
 
     def shape(self) -> QPainterPath:
-        self._outline()
-        return super().shape()
+        shape = QPainterPath()
+        shape.addRect(self._bounds)
+        return shape
 
     def paint(self, painter: QPainter, option: Any, widget: Any = None) -> None:
         columns = None
@@ -72,19 +69,37 @@ class BandFill(pg.FillBetweenItem):
                 columns = device_columns(
                     painter, low.xData, low.yData, high.yData, painter.device().width()
                 )
-        if columns is None:
-            self._outline()
-            super().paint(painter, option, widget)
+        if columns is not None:
+            paint_columns(painter, columns, self.brush().color())
             return
-        paint_columns(painter, columns, self.brush().color())
+        if self._outline is None:
+            self._outline = _filled_outline(self.curves, self.fillRule())
+        painter.setPen(self.pen())  # as QGraphicsPathItem paints its path
+        painter.setBrush(self.brush())
+        painter.drawPath(self._outline)
+
+
+def _filled_outline(curves: list[pg.PlotCurveItem] | None, rule: Qt.FillRule) -> QPainterPath:
+    """pyqtgraph's ``FillBetweenItem.updatePath``: each stretch of the first curve joined to
+    the same stretch of the second, reversed; empty where either has none."""
+    outline = QPainterPath()
+    outline.setFillRule(rule)
+    if curves is None:
+        return outline
+    first = curves[0].getPath().toSubpathPolygons()
+    second = curves[1].getPath().toReversed().toSubpathPolygons()
+    second.reverse()
+    for there, back in zip(first, second, strict=False):
+        outline.addPolygon(there + back)
+    return outline
 
 
 def _data_rect(curves: list[pg.PlotCurveItem] | None) -> QRectF:
     """The least rectangle holding both curves' finite points (empty where there are none)."""
-    if curves is None or curves[0].xData is None:
+    if curves is None or any(curve.xData is None for curve in curves):
         return QRectF()
-    x, low, high = curves[0].xData, curves[0].yData, curves[1].yData
-    xs, ys = np.concatenate([x, x]), np.concatenate([low, high])
+    xs = np.concatenate([curve.xData for curve in curves])
+    ys = np.concatenate([curve.yData for curve in curves])
     finite = np.isfinite(xs) & np.isfinite(ys)
     if not finite.any():
         return QRectF()
@@ -105,12 +120,12 @@ def band_fill(band: Band, log: tuple[bool, bool]) -> BandFill:
 
 
 def update_band_fill(fill: BandFill, band: Band, log: tuple[bool, bool]) -> None:
-    """``fill`` drawing ``band`` instead; its outline (~1 ms) made again only if it moved."""
+    """``fill`` drawing ``band`` instead; its curves set again only if it moved."""
     x, low_y, high_y = _band_data(band, log)
     low, high = fill.curves
     if same_input((x, low_y, high_y), (low.xData, low.yData, high.yData)):
         return
-    low.blockSignals(True)  # the fill's outline is made once, when the second one changes
+    low.blockSignals(True)  # the fill follows once, when the second one changes
     low.setData(x, low_y)
     low.blockSignals(False)
     high.setData(x, high_y)

@@ -130,6 +130,15 @@ class BoundedViewBox(pg.ViewBox):
             return super().childrenBounds(frac, orthoRange, items)
         return self.bounds.extent(orthoRange, (self.width(), self.height()))
 
+    _fitting = False  # in pyqtgraph's auto-range (``updateAutoRange``)
+
+    def updateAutoRange(self) -> None:
+        self._fitting = True
+        try:
+            super().updateAutoRange()
+        finally:
+            self._fitting = False
+
     def setRange(
         self,
         rect: Any = None,
@@ -139,11 +148,12 @@ class BoundedViewBox(pg.ViewBox):
         update: bool = True,
         disableAutoRange: bool = True,
     ) -> None:
-        """pyqtgraph's; a range fitted to the data (``updateAutoRange``) whose ends moved less
-        than STEADY_PX pixels keeps its ends. PE's waveforms reach ±1 within float32's
-        rounding, differently at each θ: their view's range moved by a thousandth of a pixel,
-        and its axis laid its labels out again, its items followed, at every frame."""
-        if self._updatingRange:
+        """pyqtgraph's; a range fitted to the data (by ``updateAutoRange``: padded, then set
+        with no padding and auto-range kept) whose ends moved less than STEADY_PX pixels keeps
+        its ends. PE's waveforms come within a few millionths of ±1, differently at each θ:
+        their view's range moved by a two-thousandth of a pixel, and its axis laid its labels
+        out again and its curves followed, at every frame."""
+        if self._fitting and padding == 0 and not disableAutoRange:
             lengths = (self.width(), self.height())
             xRange, yRange = (
                 _steady(self.state["targetRange"][axis], fitted, lengths[axis])
