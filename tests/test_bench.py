@@ -27,6 +27,8 @@ KEYS = {
     "stall_ms",
     "floor_p50_ms",
     "floor_p95_ms",
+    "look_floor_p50_ms",
+    "look_floor_p95_ms",
 }
 
 
@@ -63,6 +65,7 @@ def test_quick_benchmark_reports_every_tab_and_page_as_json():
         # the exact frame comes with or after the first one; the floor paints the same views
         assert row["exact_p50_ms"] >= row["p50_ms"] and 0 <= row["coarse_share"] <= 1
         assert row["floor_p95_ms"] >= row["floor_p50_ms"] > 0 and row["views"] >= 1
+        assert row["look_floor_p95_ms"] >= row["look_floor_p50_ms"] > 0
     # a tab that hands a page behind to draw when shown can draw in under 0.05 ms; Absolute cannot
     assert next(r for r in report["results"] if r["tab"] == "absolute")["draw_ms"] > 0
     # the seed's numpy + matplotlib redraw of the Absolute tab's panels (a test dependency)
@@ -107,6 +110,39 @@ def test_repeated_runs_print_the_median_table_in_markdown():
     assert lines[0].startswith("| tab · page | 512 · 512 · 128 |")
     assert len(lines) == 5 and lines[2].startswith("| absolute · all | ")
     assert lines[3] == "" and lines[4].startswith("First frame ") and "peak memory" in lines[4]
+
+
+def test_the_floor_with_the_page_look_has_its_furniture_the_bare_one_none(qtbot):
+    import pyqtgraph as pg
+
+    from posenc_gui.bench.baselines import LOOK_LINE_PX, LOOK_TITLE, Contents, floor_page
+    from posenc_gui.views.axes import GRID_ALPHA
+
+    views = [Contents(images=((8, 16),), colorbars=1, curves=()), Contents((), 0, (50, 60))]
+    built = {}
+    for look in (False, True):
+        page, images, curves = floor_page(views, (800, 600), look=look)
+        qtbot.addWidget(page)
+        plots = [page.getItem(0, 0), page.getItem(0, 1)]
+        assert len(images) == 1 and [len(x) for _, x, _ in curves] == [50, 60]
+        built[look] = plots, [item for item, _, _ in curves]
+    (bare_plots, bare_curves), (plots, curves) = built[False], built[True]
+    assert all(plot.titleLabel.text == LOOK_TITLE for plot in plots)
+    assert all(plot.getAxis("bottom").labelText == "position" for plot in plots)
+    assert all(
+        plot.getAxis(side).grid == int(255 * GRID_ALPHA)  # as pyqtgraph keeps it
+        for plot in plots
+        for side in ("left", "bottom")
+    )
+    legend = plots[1].legend  # the view of curves names each of them; the image's has none
+    assert plots[0].legend is None and [label.text for _, label in legend.items] == [
+        "curve 1",
+        "curve 2",
+    ]
+    assert all(item.opts["pen"].width() == LOOK_LINE_PX for item in curves)
+    assert not any(plot.titleLabel.text or plot.legend for plot in bare_plots)
+    assert not any(plot.getAxis(side).grid for plot in bare_plots for side in ("left", "bottom"))
+    assert all(pg.mkPen(item.opts["pen"]).width() == 1 for item in bare_curves)
 
 
 def test_the_machine_line_says_when_python_writes_no_bytecode(monkeypatch):

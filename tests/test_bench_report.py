@@ -25,6 +25,8 @@ def row(**changes):
         "stall_ms": 12.0,
         "floor_p50_ms": 8.0,
         "floor_p95_ms": 9.0,
+        "look_floor_p50_ms": 30.0,
+        "look_floor_p95_ms": 35.0,
     }
     return base | changes
 
@@ -74,6 +76,8 @@ def test_the_table_names_the_targets_and_the_seed_ratio():
     assert "close() mid-computation 120.0 ms (meets ≤ 200 ms)" in text
     assert "25.0× faster (meets ≥ 20×)" in text
     lines = text.splitlines()
+    # each page's floors: bare, and with the page's look (30 ms) the plain pyqtgraph way
+    assert " floor50  look50 " in lines[-3] and "     8.0    30.0 " in lines[-2]
     assert lines[-2].endswith("met") and lines[-1].endswith("missed: p95 > 16")
 
 
@@ -115,7 +119,10 @@ def test_several_runs_report_the_median_of_each_figure():
     text = markdown(merged)
     lines = text.splitlines()
     assert lines[0].startswith("| tab · page | 512 · 512 · 128 | 1,048,576 · 512 · 128 |")
-    assert lines[2].startswith("| absolute · all | 20 / 20 | 80 / 20 → exact 400 / 20 |")
+    assert lines[2] == (
+        "| absolute · all | 20 / 20 | 80 / 20 → exact 400 / 20 | 3 / 2 / 4 | 8 · 30 | 12 | "
+        "floor |"  # split and floors (bare · with the page's look) at 512
+    )
     assert lines[-1] == (
         "First frame 0.8 s after launch, every tab built and every page drawn ahead 8.0 s "
         "later (quiet time, before the steps), peak memory 800 MB (900 MB with the seed-style "

@@ -1,7 +1,10 @@
 """What the benchmark compares the app with, measured in the same process.
 
 - ``page_floor``: a page's views in bare pyqtgraph — per view one plot holding images (with
-  colorbars) and curves of the same sizes — new data set and painted per step.
+  colorbars) and curves of the same sizes — new data set and painted per step; with ``look``,
+  the same plots with the page's look the plain pyqtgraph way (titles, axis labels, the grid,
+  a legend naming each curve, 2 px lines), what drawing such a page costs without the app's
+  ways around pyqtgraph's slow paths.
 - ``seed_redraw``: the seed's way, numpy and matplotlib redrawing the Absolute tab's four panels
   (table heatmap with colorbar, waveforms, similarity matrix, distance curve) per step.
 - ``command_line_times``: ``--help`` and a refused argument in a fresh interpreter.
@@ -55,33 +58,22 @@ def contents(view) -> Contents:
     return Contents(images, colorbars, curves)
 
 
-def page_floor(views: Sequence[Contents], size: tuple[int, int], steps: int) -> dict[str, float]:
+# A title as long as a page's titles run, for the floor with the page's look.
+LOOK_TITLE = "(a) Title of the view · θ 10,000 · d_model 512 · seq_len 4,096"
+LOOK_LINE_PX = 2  # the app's lines (its long jagged ones are 1 px)
+
+
+def page_floor(
+    views: Sequence[Contents], size: tuple[int, int], steps: int, *, look: bool = False
+) -> dict[str, float]:
     """The floor of a page: its views' contents in bare pyqtgraph plots on one widget of
-    ``size`` (w, h), new data set and painted per step; p50/p95 ms."""
-    import numpy as np
-    import pyqtgraph as pg
+    ``size`` (w, h), new data set and painted per step; p50/p95 ms. With ``look``, the plots
+    have the page's look the plain pyqtgraph way (``floor_page``)."""
     from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication, QGraphicsView
 
-    page = pg.GraphicsLayoutWidget()
-    page.resize(*size)
+    page, images, curves = floor_page(views, size, look=look)
     page.show()
-    columns = math.ceil(math.sqrt(len(views)))
-    rng = np.random.default_rng(0)
-    images, curves = [], []
-    for index, view in enumerate(views):
-        plot = page.addPlot(row=index // columns, col=index % columns)
-        for shape in view.images:
-            image = pg.ImageItem(axisOrder="row-major")
-            plot.addItem(image)
-            variants = [rng.standard_normal(shape).astype(np.float32) for _ in range(2)]
-            images.append((image, variants))
-        for _ in range(min(view.colorbars, len(view.images))):
-            plot.addColorBar(image, colorMap=pg.colormap.get("CET-D1"), values=(-1, 1))
-        for k, length in enumerate(view.curves):
-            item = plot.plot(pen=k)
-            x = np.arange(length, dtype=float)
-            curves.append((item, x, [np.sin(x * (k + 1 + v) / length * 6) for v in range(2)]))
     QApplication.processEvents()  # shown and laid out before the first step
     times = []
     for step in range(steps):
@@ -98,6 +90,46 @@ def page_floor(views: Sequence[Contents], size: tuple[int, int], steps: int) -> 
     # floors of every page at every size would otherwise stay, hundreds of MB by the end
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     return summary(times)
+
+
+def floor_page(views: Sequence[Contents], size: tuple[int, int], *, look: bool = False) -> tuple:
+    """A floor's widget of ``size`` and what its steps set: ``(page, [(image, two data
+    variants)], [(curve, x, two y variants)])``. With ``look``, each plot has a title, axis
+    labels, the app's grid (pyqtgraph draws it translucent), a legend naming each of its
+    curves, and 2 px lines."""
+    import numpy as np
+    import pyqtgraph as pg
+
+    from posenc_gui.views.axes import GRID_ALPHA
+
+    page = pg.GraphicsLayoutWidget()
+    page.resize(*size)
+    columns = math.ceil(math.sqrt(len(views)))
+    rng = np.random.default_rng(0)
+    images, curves = [], []
+    for index, view in enumerate(views):
+        plot = page.addPlot(row=index // columns, col=index % columns)
+        if look:
+            plot.setTitle(LOOK_TITLE)
+            plot.setLabels(bottom="position", left="value")
+            plot.showGrid(x=True, y=True, alpha=GRID_ALPHA)
+            if view.curves:
+                plot.addLegend()
+        for shape in view.images:
+            image = pg.ImageItem(axisOrder="row-major")
+            plot.addItem(image)
+            variants = [rng.standard_normal(shape).astype(np.float32) for _ in range(2)]
+            images.append((image, variants))
+        for _ in range(min(view.colorbars, len(view.images))):
+            plot.addColorBar(image, colorMap=pg.colormap.get("CET-D1"), values=(-1, 1))
+        for k, length in enumerate(view.curves):
+            if look:
+                item = plot.plot(pen=pg.mkPen(k, width=LOOK_LINE_PX), name=f"curve {k + 1}")
+            else:
+                item = plot.plot(pen=k)
+            x = np.arange(length, dtype=float)
+            curves.append((item, x, [np.sin(x * (k + 1 + v) / length * 6) for v in range(2)]))
+    return page, images, curves
 
 
 def seed_redraw(steps: int, size: int = 512) -> dict[str, float] | None:

@@ -33,6 +33,7 @@ ZERO_OF_SPACING = 1e-9  # a tick this close to 0, relative to the spacing, is 0
 FLOAT_DIGITS = 17  # the significant digits a float64 holds: no label needs more
 COMPACT_FROM = 10_000  # an axis reaching this far writes its labels compact (20k)
 COMPACT_DIGITS = 3  # significant digits of a compact label where its ticks need no more
+GRID_ALPHA = 0.15  # how strongly the grid shows (drawn in opaque colours blended beforehand)
 
 
 class CompactAxis(pg.AxisItem):
@@ -316,7 +317,7 @@ def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> Non
         axis.setLabel(label, **{"font-size": current_look().font_size(11)})
         axis.setTickFont(tick_font())
     without_si_prefixes(plot)
-    plot.showGrid(x=True, y=True, alpha=0.15)
+    plot.showGrid(x=True, y=True, alpha=GRID_ALPHA)
     for side in ("bottom", "left"):  # the axes draw the grid: behind the data, not over it
         plot.getAxis(side).setZValue(-1)
 
