@@ -19,6 +19,11 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+# A floor's widget, and what its steps set: each image with its two data variants, each curve
+# with its x and its two y variants (pyqtgraph's items, numpy arrays)
+FloorPage = tuple[Any, list[tuple[Any, list[Any]]], list[tuple[Any, Any, list[Any]]]]
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -92,7 +97,9 @@ def page_floor(
     return summary(times)
 
 
-def floor_page(views: Sequence[Contents], size: tuple[int, int], *, look: bool = False) -> tuple:
+def floor_page(
+    views: Sequence[Contents], size: tuple[int, int], *, look: bool = False
+) -> FloorPage:
     """A floor's widget of ``size`` and what its steps set: ``(page, [(image, two data
     variants)], [(curve, x, two y variants)])``. With ``look``, each plot has a title, axis
     labels, the app's grid (pyqtgraph draws it translucent), a legend naming each of its
