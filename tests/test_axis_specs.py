@@ -12,6 +12,7 @@ from PySide6.QtGui import QImage, QPainter, QPicture
 
 from posenc_gui.views import Curve, HeatmapView, axis_specs
 from posenc_gui.views.axis_specs import draw_specs, tick_values
+from posenc_gui.views.deferred import settle
 from tests.shown_view import shown_view
 from tests.text_boxes import drawn_tick_labels
 
@@ -88,6 +89,7 @@ def test_labels_prepared_before_a_paint_are_what_it_plays(qtbot, monkeypatch):
     view = shown_view(qtbot, 500, 300)
     x = np.arange(100.0)
     view.set_curves([Curve("a", x, np.cos(x / 7))])
+    settle([view])  # its first frame sized the axis (as a tab's does)
     axis = view.plot.getAxis("left")
     view.plot.setYRange(-3, 3)  # a new range: the labels are laid out again
     assert axis.picture is None

@@ -315,6 +315,22 @@ def test_the_left_axis_grows_at_once_and_gives_back_room_once_quiet(qtbot):
     assert axis.width() <= narrow  # then given back
 
 
+def test_a_first_frame_s_labels_take_their_room_at_once_narrower_too(qtbot):
+    # pyqtgraph gives an axis 30 px for its labels to begin with: given back 0.8 s after a
+    # view's first frame, its plot moved and painted again
+    from posenc_gui.views.axes import SHRINK_AFTER_MS
+
+    view = shown_view(qtbot, 500, 300)
+    axis = view.plot.getAxis("left")
+    x = np.arange(10.0)
+    view.set_curves([Curve("a", x, x)])  # labels 0 … 8, a digit wide
+    settle([view])
+    qtbot.wait(50)
+    first = axis.width()
+    qtbot.wait(SHRINK_AFTER_MS + 300)
+    assert axis.width() == first
+
+
 def test_an_axis_keeps_its_room_while_frames_come_even_frames_that_change_nothing(qtbot):
     from posenc_gui.views.axes import SHRINK_AFTER_MS
 
@@ -322,10 +338,13 @@ def test_an_axis_keeps_its_room_while_frames_come_even_frames_that_change_nothin
     axis = view.plot.getAxis("left")
     x = np.arange(10.0)
     view.set_curves([Curve("a", x, 1 + x * 1e-6)])  # labels 1.000002 …: a wide axis
+    settle([view])  # (as a tab does with each frame)
     qtbot.wait(50)
     wide = axis.width()
     view.set_curves([Curve("a", x, x)])  # labels 0, 2, 4 …: room to give back
+    settle([view])
     qtbot.wait(50)
+    assert axis.width() == wide
     for _ in range(2 * SHRINK_AFTER_MS // 200):  # a page's frames, this view's data the same
         view.set_curves([Curve("a", x, x)])
         settle([view])
@@ -338,12 +357,13 @@ def test_a_new_range_with_the_same_tick_labels_sets_no_axis_label_anew(qtbot):
     view = shown_view(qtbot, 500, 300)
     x = np.arange(10.0)
     view.set_curves([Curve("a", x, x)])
+    settle([view])  # (as a tab does with each frame)
     qtbot.wait(50)
     sets = label_sets(view.plot)
-    view.set_curves([Curve("a", x, x + 0.5)])  # y moves; its labels stay 0, 2, 4 …
+    view.set_curves([Curve("a", x, x + 0.2)])  # y moves; its labels stay 0, 2, 4, 6, 8
     settle([view])
     qtbot.wait(50)
-    assert view.plot.vb.viewRange()[1][1] > 9.5
+    assert view.plot.vb.viewRange()[1][1] > 9.9  # (9.74 before)
     assert sets == []  # hidden axes (top, right) included
 
 

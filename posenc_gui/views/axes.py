@@ -50,6 +50,7 @@ class CompactAxis(pg.AxisItem):
         self._background = QColor(current_look().background)
         self._opaque: dict[int, QPen] = {}  # by the translucent colour's ARGB
         self._needed = 0  # px across the axis the labels of its last paint needed
+        self._sized = False  # whether a frame's labels sized the room (pyqtgraph starts at 30)
         self._shrink = QTimer(self, singleShot=True, interval=SHRINK_AFTER_MS)
         self._shrink.timeout.connect(self._give_back_room)
         self.whole_numbers = False  # ticks at whole numbers only (positions, distances)
@@ -76,9 +77,17 @@ class CompactAxis(pg.AxisItem):
     def prepare_labels(self) -> None:
         """Lay out the tick labels now, as the next paint would (pyqtgraph keeps the result
         for it): labels that need more room widen the axis before the view paints, so the
-        layout changes once, not after a paint that a second one then replaces."""
+        layout changes once, not after a paint that a second one then replaces. The first
+        frame's labels take the room they need, narrower too: pyqtgraph starts with 30 px (18
+        across), which a page shown for the first time gave back 0.8 s later, its plots moved
+        and painted thrice."""
         if self.isVisible():
             self._record()
+            if not self._sized:
+                self._sized = True
+                if self._needed < self._room():  # (more: the record took it)
+                    self._shrink.stop()
+                    self._set_room(self._needed)
 
     def paint(self, p: QPainter, opt: Any, widget: Any) -> None:
         self._record().play(p)
