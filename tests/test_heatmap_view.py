@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QTabWidget, QWidget
 from posenc_gui.export import export_view
 from posenc_gui.views import HeatmapView
 from posenc_gui.views.axes import SHRINK_AFTER_MS
+from posenc_gui.views.deferred import settle
 from posenc_gui.views.style import CYCLIC, colormap
 from tests.label_sets import label_sets
 from tests.text_boxes import drawn_tick_labels
@@ -81,6 +82,7 @@ def test_data_equal_to_that_drawn_last_is_neither_drawn_nor_painted_again(qtbot)
     view = shown(qtbot, (500, 400))
     values = np.array([[1.0, -2.0], [3.0, np.nan]])
     view.set_data(values.copy())
+    settle([view])  # (as a tab does: its axes sized now, none gives back room meanwhile)
     qtbot.wait(150)
     count = PaintCount()
     QGraphicsView.viewport(view).installEventFilter(count)
