@@ -85,7 +85,7 @@ class CompactAxis(pg.AxisItem):
             self._record()
             if not self._sized:
                 self._sized = True
-                if self._needed < self._room():  # (more: the record took it)
+                if self._needed < self._room():  # (a wider need: the record grew it)
                     self._shrink.stop()
                     self._set_room(self._needed)
 
